@@ -1,0 +1,30 @@
+"""Frontier: Gunrock-style frontier graph analytics on NumPy and CuPy.
+
+See ``docs/`` for the user guide and the operator reference.
+"""
+
+from . import functors
+from .device import Device, default_device, get_device, resolve_devices, to_numpy
+from .enactor import Primitive, check_vertex, enact
+from .frontier import Frontier
+from .graph import Graph, index_dtype
+from .operators import (
+    advance,
+    claim,
+    compute,
+    filter,
+    first_occurrence,
+    neighbor_reduce,
+    scatter_add,
+    scatter_min,
+)
+from .result import Result
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Device", "Frontier", "Graph", "Primitive", "Result", "advance", "check_vertex", "claim",
+    "compute", "default_device", "enact", "filter", "first_occurrence", "functors",
+    "get_device", "index_dtype", "neighbor_reduce", "resolve_devices", "scatter_add",
+    "scatter_min", "to_numpy",
+]

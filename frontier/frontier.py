@@ -1,0 +1,150 @@
+"""Frontiers: the set of active vertices of one iteration.
+
+A frontier is stored either sparse (an array of vertex ids) or dense (one
+boolean per vertex). Operators accept both and ask for the form they need
+through :attr:`Frontier.ids` and :attr:`Frontier.mask`; the conversion is done
+once and cached. A sparse frontier may hold a vertex more than once (an
+advance's raw output does); :meth:`Frontier.unique` removes repeats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .device import Device, array_namespace, device_of, get_device
+
+SPARSE = "sparse"
+DENSE = "dense"
+
+
+class Frontier:
+    """A set of active vertices out of ``num_vertices``.
+
+    Create one with :meth:`from_ids`, :meth:`from_mask`, :meth:`empty` or
+    :meth:`all`.
+    """
+
+    __slots__ = ("num_vertices", "device", "_ids", "_mask", "_size")
+
+    def __init__(self, num_vertices: int, device: Device, ids=None, mask=None):
+        if (ids is None) == (mask is None):
+            raise ValueError("a Frontier needs exactly one of ids= or mask=")
+        self.num_vertices = int(num_vertices)
+        self.device = device
+        self._ids = ids
+        self._mask = mask
+        self._size = None
+
+    # construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_ids(cls, ids, num_vertices: int, device=None) -> Frontier:
+        """A sparse frontier holding the vertex ids ``ids`` (any int array or list).
+
+        Raises ValueError for an id outside ``[0, num_vertices)``.
+        """
+        dev = device_of(ids) if device is None and not isinstance(ids, (list, tuple)) \
+            else get_device(device)
+        ids = dev.asarray(ids)
+        if ids.ndim != 1:
+            ids = ids.reshape(-1)
+        if len(ids):
+            if ids.dtype.kind not in "iu":
+                raise ValueError(f"frontier ids must be integers, got dtype {ids.dtype}")
+            low, high = int(ids.min()), int(ids.max())
+            if low < 0 or high >= num_vertices:
+                bad = low if low < 0 else high
+                raise ValueError(f"vertex {bad} is out of range for {num_vertices} vertices")
+        return cls(num_vertices, dev, ids=ids)
+
+    @classmethod
+    def from_mask(cls, mask, device=None) -> Frontier:
+        """A dense frontier: vertex ``v`` is active where ``mask[v]`` is true."""
+        dev = device_of(mask) if device is None else get_device(device)
+        mask = dev.asarray(mask, dtype=bool)
+        return cls(len(mask), dev, mask=mask)
+
+    @classmethod
+    def empty(cls, num_vertices: int, device=None) -> Frontier:
+        """A frontier with no vertex."""
+        dev = get_device(device)
+        return cls(num_vertices, dev, ids=dev.xp.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def all(cls, num_vertices: int, device=None) -> Frontier:
+        """A dense frontier holding every vertex."""
+        dev = get_device(device)
+        return cls(num_vertices, dev, mask=dev.xp.ones(num_vertices, dtype=bool))
+
+    # views --------------------------------------------------------------------------
+
+    @property
+    def xp(self):
+        return self.device.xp
+
+    @property
+    def kind(self) -> str:
+        """``"sparse"`` or ``"dense"``: how the frontier was created."""
+        return SPARSE if self._ids is not None else DENSE
+
+    @property
+    def ids(self):
+        """Active vertex ids (sorted when converted from the dense form)."""
+        if self._ids is None:
+            self._ids = self.xp.flatnonzero(self._mask)
+        return self._ids
+
+    @property
+    def mask(self):
+        """One boolean per vertex, true for active vertices."""
+        if self._mask is None:
+            mask = self.xp.zeros(self.num_vertices, dtype=bool)
+            mask[self._ids] = True
+            self._mask = mask
+        return self._mask
+
+    @property
+    def size(self) -> int:
+        """Number of entries: ids (with repeats) if sparse, active vertices if dense.
+
+        Reading it costs one scalar device-to-host copy for a dense frontier.
+        """
+        if self._size is None:
+            self._size = len(self._ids) if self._ids is not None \
+                else int(self.xp.count_nonzero(self._mask))
+        return self._size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def is_empty(self) -> bool:
+        return self.size == 0
+
+    def unique(self) -> Frontier:
+        """The same set without repeated ids."""
+        if self._ids is None:
+            return self
+        if self.size > self.num_vertices // 64:
+            return Frontier(self.num_vertices, self.device, mask=self.mask)
+        return Frontier(self.num_vertices, self.device, ids=self.xp.unique(self._ids))
+
+    def to_dense(self) -> Frontier:
+        return self if self._mask is not None else \
+            Frontier(self.num_vertices, self.device, mask=self.mask)
+
+    def to_sparse(self) -> Frontier:
+        return self if self._ids is not None else \
+            Frontier(self.num_vertices, self.device, ids=self.ids)
+
+    def __repr__(self) -> str:
+        return f"Frontier({self.kind}, size={self.size}, of {self.num_vertices} vertices)"
+
+
+def as_frontier(value, num_vertices: int, device: Device) -> Frontier:
+    """Accept a Frontier, an id array/list, or a boolean mask, as operators do."""
+    if isinstance(value, Frontier):
+        return value
+    if not isinstance(value, (list, tuple)) and array_namespace(value) is not None \
+            and getattr(value, "dtype", None) is not None and value.dtype == bool:
+        return Frontier.from_mask(value, device)
+    return Frontier.from_ids(value, num_vertices, device)

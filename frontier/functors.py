@@ -1,0 +1,79 @@
+"""Built-in functors: common edge updates, declared rather than written.
+
+Each built-in is an ordinary vectorized functor (calling it runs the general
+path, so it works everywhere), and it also names what it does so that the
+operators can run a fused GPU kernel for it instead. A user functor that does
+the same thing must give the same answer; the tests hold both to that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .operators.updates import claim, scatter_add, scatter_min
+
+
+@dataclass
+class ClaimUnvisited:
+    """Visit ``dst`` if it has no label yet: ``labels[dst] = value`` and
+    ``predecessor[dst] = src`` for the edge that won (BFS)."""
+
+    labels: object
+    value: int
+    predecessor: object | None = None
+    unset: int = -1
+
+    def __call__(self, src, dst, edge, weight):
+        won = claim(self.labels, dst, self.value, self.unset)
+        if self.predecessor is not None:
+            self.predecessor[dst[won]] = src[won]
+        return won
+
+
+@dataclass
+class RelaxMin:
+    """Relax ``distance[dst] = min(distance[dst], distance[src] + weight)``
+    (weight 1 on an unweighted graph), recording the predecessor of every
+    vertex that improved; accepts the improved destinations (SSSP)."""
+
+    distance: object
+    predecessor: object | None = None
+
+    def __call__(self, src, dst, edge, weight):
+        step = 1 if weight is None else weight
+        improved = scatter_min(self.distance, dst, self.distance[src] + step)
+        if self.predecessor is not None:
+            self.predecessor[dst[improved]] = src[improved]
+        return improved
+
+
+@dataclass
+class AddSourceValue:
+    """``target[dst] += source[src]`` (times the edge weight if ``weighted``);
+    accepts each destination once (BC path counts, PageRank push)."""
+
+    target: object
+    source: object
+    weighted: bool = False
+
+    def __call__(self, src, dst, edge, weight):
+        amount = self.source[src]
+        if self.weighted and weight is not None:
+            amount = amount * weight
+        return scatter_add(self.target, dst, amount)
+
+
+@dataclass
+class SourceValue:
+    """The value of an edge's source, ``values[src]`` (times the weight if
+    ``weighted``): with ``neighbor_reduce(..., "sum")`` it is a sparse
+    matrix-vector product (PageRank pull)."""
+
+    values: object
+    weighted: bool = False
+
+    def __call__(self, src, dst, edge, weight):
+        value = self.values[src]
+        if self.weighted and weight is not None:
+            value = value * weight
+        return value

@@ -1,0 +1,387 @@
+"""The graph: CSR out-edges, CSC in-edges on demand, optional weights.
+
+Vertex ids are ``0 .. num_vertices-1``. Column ids are int32 while they fit,
+int64 beyond; offsets are int64. An undirected graph stores each edge in both
+directions (a self loop once), so its CSR is also its CSC. Parallel edges are
+kept unless ``deduplicate=True``: the graph is a multigraph, as NetworkX's
+``MultiGraph``/``MultiDiGraph`` would be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .device import Device, get_device, to_numpy
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def index_dtype(count: int):
+    """int32 when ids below ``count`` fit in it, else int64."""
+    return np.int32 if count <= INT32_MAX else np.int64
+
+
+@dataclass
+class InEdges:
+    """CSC view: for vertex ``v``, ``sources[offsets[v]:offsets[v+1]]`` are its
+    in-neighbours and ``edge_ids`` the CSR ids of those edges (``None`` means the
+    CSC position is the CSR id, as for undirected graphs)."""
+
+    offsets: object
+    sources: object
+    edge_ids: object | None
+
+
+@dataclass(eq=False)
+class Graph:
+    """A graph in CSR form on one device.
+
+    Build one with :meth:`from_edges`, :meth:`from_networkx`,
+    :meth:`from_scipy`, :func:`frontier.read_graph` or a generator in
+    :mod:`frontier.generators`; move it with :meth:`to`.
+
+    Attributes
+    ----------
+    offsets : int64 array, length ``num_vertices + 1``
+        Row offsets: the out-edges of ``v`` are positions
+        ``offsets[v]:offsets[v+1]`` (the edge ids) of ``columns``/``weights``.
+    columns : int32 or int64 array, length ``num_arcs``
+        Destination of each stored arc, sorted within each row.
+    weights : array or None
+        One weight per arc, or ``None`` for an unweighted graph.
+    directed : bool
+    device : Device
+    """
+
+    offsets: object
+    columns: object
+    weights: object | None
+    directed: bool
+    device: Device
+    num_edges: int
+    node_labels: list | None = None
+    _in_edges: InEdges | None = field(default=None, repr=False)
+
+    # construction -----------------------------------------------------------------
+
+    @classmethod
+    def from_edges(
+        cls,
+        src,
+        dst,
+        weights=None,
+        num_vertices: int | None = None,
+        directed: bool = False,
+        *,
+        deduplicate: bool = False,
+        remove_self_loops: bool = False,
+        device: str | Device | None = None,
+    ) -> Graph:
+        """Build a graph from edge endpoint arrays.
+
+        Parameters
+        ----------
+        src, dst : integer arrays of equal length
+            Edge ``i`` goes from ``src[i]`` to ``dst[i]``.
+        weights : array, optional
+            One finite weight per edge (integer or floating point).
+        num_vertices : int, optional
+            Defaults to ``max(src, dst) + 1`` (0 for no edges).
+        directed : bool
+            For ``False`` each edge is stored in both directions.
+        deduplicate : bool
+            Keep one of each set of parallel arcs (the smallest weight).
+        remove_self_loops : bool
+            Drop edges ``(v, v)``.
+        device : str or Device, optional
+            Where to build and keep the graph (default: the default device).
+
+        Raises
+        ------
+        ValueError
+            On mismatched lengths, non-integer ids, an endpoint outside
+            ``[0, num_vertices)``, or a non-finite weight.
+
+        Examples
+        --------
+        >>> G = Graph.from_edges([0, 1], [1, 2], device="cpu")
+        >>> G.num_vertices, G.num_edges, G.num_arcs
+        (3, 2, 4)
+        """
+        dev = get_device(device)
+        xp = dev.xp
+        src, dst = dev.asarray(src), dev.asarray(dst)
+        _check_endpoints(src, dst)
+        n = _infer_num_vertices(xp, src, dst, num_vertices)
+        if weights is not None:
+            weights = dev.asarray(weights)
+            _check_weights(xp, weights, len(src))
+        if remove_self_loops:
+            keep = src != dst
+            src, dst = src[keep], dst[keep]
+            weights = None if weights is None else weights[keep]
+        if not directed:
+            src, dst, weights = _symmetrize(xp, src, dst, weights)
+        offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate)
+        num_arcs = len(columns)
+        if directed:
+            num_edges = num_arcs
+        else:
+            loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, num_arcs)))
+            num_edges = (num_arcs + loops) // 2
+        return cls(offsets, columns, weights, bool(directed), dev, num_edges)
+
+    @classmethod
+    def from_networkx(cls, graph, weight: str | None = "weight", *, device=None) -> Graph:
+        """Build from a NetworkX graph (any of the four graph classes).
+
+        Nodes are numbered in ``graph.nodes`` order; ``node_labels`` keeps the
+        original nodes. With ``weight`` set, an edge without that attribute has
+        weight 1 (NetworkX's convention); ``weight=None`` gives an unweighted graph.
+        """
+        nodes = list(graph.nodes)
+        index = {node: i for i, node in enumerate(nodes)}
+        m = graph.number_of_edges()
+        src = np.fromiter((index[u] for u, _ in graph.edges()), dtype=np.int64, count=m)
+        dst = np.fromiter((index[v] for _, v in graph.edges()), dtype=np.int64, count=m)
+        weights = None
+        if weight is not None and m > 0:
+            values = [data.get(weight, 1) for *_, data in graph.edges(data=True)]
+            weights = np.asarray(values)
+            if weights.dtype == object or weights.dtype.kind not in "iuf":
+                weights = weights.astype(np.float64)
+        G = cls.from_edges(src, dst, weights, len(nodes), graph.is_directed(), device=device)
+        if nodes != list(range(len(nodes))):
+            G.node_labels = nodes
+        return G
+
+    @classmethod
+    def from_scipy(cls, matrix, directed: bool = True, *, weighted: bool = True,
+                   device=None) -> Graph:
+        """Build from a SciPy sparse matrix: entry ``(i, j)`` is an edge ``i -> j``
+        weighted by the stored value (``weighted=False`` drops the values).
+
+        For ``directed=False`` the matrix must be structurally symmetric and
+        each undirected edge is read once, from the upper triangle.
+        """
+        coo = matrix.tocoo()
+        if coo.shape[0] != coo.shape[1]:
+            raise ValueError(f"adjacency matrix must be square, got shape {coo.shape}")
+        rows, cols, values = coo.row, coo.col, coo.data
+        if not directed:
+            pattern = coo.tocsr().astype(bool)
+            if (pattern != pattern.T).nnz:
+                raise ValueError("directed=False needs a structurally symmetric matrix")
+            upper = rows <= cols
+            rows, cols, values = rows[upper], cols[upper], values[upper]
+        return cls.from_edges(rows, cols, values if weighted else None, coo.shape[0],
+                              directed, device=device)
+
+    # properties ----------------------------------------------------------------------
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def num_arcs(self) -> int:
+        """Stored arcs: ``num_edges`` for directed graphs, about twice that otherwise."""
+        return len(self.columns)
+
+    @property
+    def xp(self):
+        return self.device.xp
+
+    @property
+    def is_weighted(self) -> bool:
+        return self.weights is not None
+
+    def out_degree(self):
+        """Out-degree of every vertex (a device array)."""
+        return self.xp.diff(self.offsets)
+
+    def in_degree(self):
+        """In-degree of every vertex (a device array)."""
+        return self.xp.diff(self.in_edges().offsets)
+
+    def degree(self):
+        """Degree as NetworkX counts it: in + out for directed graphs, a self
+        loop counting twice for undirected ones."""
+        if self.directed:
+            return self.out_degree() + self.in_degree()
+        xp = self.xp
+        loops = self.columns == _row_ids(xp, self.offsets, self.num_arcs)
+        loop_count = xp.bincount(self.columns[loops], minlength=self.num_vertices)
+        return self.out_degree() + loop_count
+
+    def in_edges(self) -> InEdges:
+        """The CSC (in-edge) arrays, built on first use and cached."""
+        if self._in_edges is None:
+            if not self.directed:
+                self._in_edges = InEdges(self.offsets, self.columns, None)
+            else:
+                self._in_edges = _transpose(self.xp, self.offsets, self.columns)
+        return self._in_edges
+
+    def storage_bytes(self) -> int:
+        """Bytes held on the device by the graph's arrays (CSC included if built)."""
+        arrays = [self.offsets, self.columns, self.weights]
+        if self._in_edges is not None and self.directed:
+            arrays += [self._in_edges.offsets, self._in_edges.sources, self._in_edges.edge_ids]
+        return int(sum(a.nbytes for a in arrays if a is not None))
+
+    # conversion ----------------------------------------------------------------------
+
+    def to(self, device) -> Graph:
+        """This graph on ``device`` (``self`` if it is already there)."""
+        dev = get_device(device)
+        if dev == self.device:
+            return self
+
+        def move(array):
+            return None if array is None else dev.asarray(to_numpy(array))
+
+        in_edges = None
+        if self._in_edges is not None and self.directed:
+            ie = self._in_edges
+            in_edges = InEdges(move(ie.offsets), move(ie.sources), move(ie.edge_ids))
+        return Graph(move(self.offsets), move(self.columns), move(self.weights),
+                     self.directed, dev, self.num_edges, self.node_labels, in_edges)
+
+    def edges(self):
+        """Host arrays ``(src, dst, weights_or_None)`` of every stored arc."""
+        offsets = to_numpy(self.offsets)
+        src = np.repeat(np.arange(self.num_vertices), np.diff(offsets))
+        weights = None if self.weights is None else to_numpy(self.weights)
+        return src, to_numpy(self.columns), weights
+
+    def to_networkx(self, weight: str = "weight"):
+        """A NetworkX graph with the same vertices and edges.
+
+        The class is ``DiGraph``/``Graph``, or ``MultiDiGraph``/``MultiGraph``
+        when the graph has parallel edges. Weights go to the ``weight`` attribute.
+        """
+        import networkx as nx
+
+        src, dst, weights = self.edges()
+        if not self.directed:
+            once = src <= dst
+            src, dst = src[once], dst[once]
+            weights = None if weights is None else weights[once]
+        n = self.num_vertices
+        keys = src.astype(np.int64) * max(n, 1) + dst
+        multi = len(np.unique(keys)) < len(keys)
+        cls = {(True, True): nx.MultiDiGraph, (True, False): nx.DiGraph,
+               (False, True): nx.MultiGraph, (False, False): nx.Graph}[(self.directed, multi)]
+        graph = cls()
+        labels = self.node_labels or range(n)
+        graph.add_nodes_from(labels)
+        if self.node_labels is not None:
+            src = [labels[i] for i in src]
+            dst = [labels[i] for i in dst]
+        if weights is None:
+            graph.add_edges_from(zip(src, dst))
+        else:
+            graph.add_weighted_edges_from(zip(src, dst, weights.tolist()), weight=weight)
+        return graph
+
+    def __repr__(self) -> str:
+        kind = "directed" if self.directed else "undirected"
+        weighted = ", weighted" if self.is_weighted else ""
+        return (f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}"
+                f"{weighted}, device={self.device.name})")
+
+
+# helpers -----------------------------------------------------------------------------
+
+
+def _check_endpoints(src, dst) -> None:
+    if src.ndim != 1 or dst.ndim != 1:
+        raise ValueError(f"src and dst must be 1-D, got shapes {src.shape} and {dst.shape}")
+    if len(src) != len(dst):
+        raise ValueError(f"src and dst differ in length: {len(src)} != {len(dst)}")
+    for name, ids in (("src", src), ("dst", dst)):
+        if len(ids) and ids.dtype.kind not in "iu":
+            raise ValueError(f"{name} must hold integer vertex ids, got dtype {ids.dtype}")
+
+
+def _infer_num_vertices(xp, src, dst, num_vertices) -> int:
+    if len(src):
+        low = int(min(src.min(), dst.min()))
+        high = int(max(src.max(), dst.max()))
+        if low < 0:
+            raise ValueError(f"edge endpoint {low} is negative: vertex ids start at 0")
+    else:
+        high = -1
+    if num_vertices is None:
+        return high + 1
+    num_vertices = int(num_vertices)
+    if num_vertices < 0:
+        raise ValueError(f"num_vertices={num_vertices} is negative")
+    if high >= num_vertices:
+        raise ValueError(
+            f"edge endpoint {high} is out of range for num_vertices={num_vertices}")
+    return num_vertices
+
+
+def _check_weights(xp, weights, num_edges: int) -> None:
+    if weights.shape != (num_edges,):
+        raise ValueError(f"weights has shape {weights.shape}, expected ({num_edges},)")
+    if weights.dtype.kind not in "iuf":
+        raise ValueError(f"weights must be integer or floating point, got dtype {weights.dtype}")
+    if weights.dtype.kind == "f" and num_edges:
+        bad = xp.flatnonzero(~xp.isfinite(weights))
+        if len(bad):
+            i = int(bad[0])
+            raise ValueError(f"weight of edge {i} is {float(weights[i])}: weights must be finite")
+
+
+def _symmetrize(xp, src, dst, weights):
+    """Add the reverse of every non-loop edge."""
+    not_loop = src != dst
+    src, dst = xp.concatenate([src, dst[not_loop]]), xp.concatenate([dst, src[not_loop]])
+    if weights is not None:
+        weights = xp.concatenate([weights, weights[not_loop]])
+    return src, dst, weights
+
+
+def _row_ids(xp, offsets, num_arcs: int):
+    """The source vertex of every arc, from the row offsets."""
+    return xp.searchsorted(offsets[1:], xp.arange(num_arcs), side="right")
+
+
+def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool):
+    """Sort arcs by (source, destination) and compress the sources."""
+    col_dtype = index_dtype(n)
+    key = src.astype(np.int64) * max(n, 1) + dst.astype(np.int64)
+    if weights is not None:
+        # Sorting by weight first makes the stable key sort keep the lightest
+        # parallel arc first, which deduplication then keeps.
+        order = xp.argsort(weights, kind="stable")
+        order = order[xp.argsort(key[order], kind="stable")]
+    else:
+        order = xp.argsort(key, kind="stable")
+    key = key[order]
+    if deduplicate and len(key):
+        first = xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]])
+        order, key = order[first], key[first]
+    rows = key // max(n, 1)
+    columns = (key - rows * max(n, 1)).astype(col_dtype)
+    counts = xp.bincount(rows, minlength=n) if len(rows) else xp.zeros(n, dtype=np.int64)
+    offsets = xp.zeros(n + 1, dtype=np.int64)
+    xp.cumsum(counts, out=offsets[1:])
+    return offsets, columns, None if weights is None else weights[order]
+
+
+def _transpose(xp, offsets, columns) -> InEdges:
+    """CSC of a CSR: in-neighbours of each vertex and the CSR id of each in-edge."""
+    n = len(offsets) - 1
+    num_arcs = len(columns)
+    rows = _row_ids(xp, offsets, num_arcs).astype(columns.dtype)
+    order = xp.argsort(columns, kind="stable")
+    counts = xp.bincount(columns, minlength=n) if num_arcs else xp.zeros(n, dtype=np.int64)
+    in_offsets = xp.zeros(n + 1, dtype=np.int64)
+    xp.cumsum(counts, out=in_offsets[1:])
+    return InEdges(in_offsets, rows[order], order.astype(index_dtype(num_arcs)))

@@ -1,0 +1,131 @@
+"""The advance operator: visit the edges of a frontier.
+
+``advance(G, frontier, functor)`` calls ``functor(src, dst, edge, weight)`` on
+every out-edge of the frontier's vertices (push) and returns the frontier of
+destinations for which it returned true. ``direction="pull"`` walks the other
+way: every candidate vertex (``among``, default all) looks at its in-edges from
+the frontier, and the output holds the candidates for which the functor
+returned true on at least one of them.
+
+Built-in functors (:mod:`frontier.functors`) run as fused kernels on a GPU;
+any other vectorized function takes the general path here, with the same
+result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..frontier import Frontier, as_frontier
+from ..graph import Graph
+from .expand import DEFAULT_CHUNK_EDGES, expand
+
+DIRECTIONS = ("push", "pull")
+
+
+def advance(
+    graph: Graph,
+    frontier,
+    functor: Callable | None = None,
+    *,
+    direction: str = "push",
+    among=None,
+    chunk_edges: int = DEFAULT_CHUNK_EDGES,
+) -> Frontier:
+    """Advance ``frontier`` over the edges of ``graph``.
+
+    Parameters
+    ----------
+    graph : Graph
+    frontier : Frontier, id array or boolean mask
+        The active vertices.
+    functor : callable ``(src, dst, edge, weight) -> bool array``, optional
+        Called on batches of edges (arrays of equal length; ``weight`` is
+        ``None`` for an unweighted graph). It may update vertex data, best
+        with :func:`~frontier.claim`, :func:`~frontier.scatter_min` or
+        :func:`~frontier.scatter_add`. ``None`` keeps every edge.
+    direction : ``"push"`` or ``"pull"``
+        Push walks out-edges of the frontier. Pull lets each vertex of
+        ``among`` examine its in-edges whose source is in the frontier.
+    among : Frontier, id array or boolean mask, optional
+        Pull only: the candidate destinations (default every vertex).
+    chunk_edges : int
+        Largest number of edges handed to the functor at once (the general
+        path's temporary memory is proportional to it).
+
+    Returns
+    -------
+    Frontier
+        Push: destinations of accepted edges, possibly repeated (a functor
+        built on ``claim`` or ``scatter_min`` accepts each vertex once).
+        Pull: the accepted candidates, without repeats.
+
+    Raises
+    ------
+    ValueError
+        For an unknown direction, or ``among`` with push.
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"unknown direction {direction!r}: expected one of {DIRECTIONS}")
+    frontier = as_frontier(frontier, graph.num_vertices, graph.device)
+    if among is not None and direction == "push":
+        raise ValueError("among= selects pull candidates; it has no meaning for push")
+    if graph.device.is_gpu:
+        from ..kernels import fused_advance
+
+        result = fused_advance(graph, frontier, functor, direction, among)
+        if result is not None:
+            return result
+    if direction == "push":
+        return _push(graph, frontier, functor, chunk_edges)
+    candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)
+    return _pull(graph, frontier, functor, candidates, chunk_edges)
+
+
+def _call(functor, src, dst, edge, weights):
+    weight = None if weights is None else weights[edge]
+    accepted = functor(src, dst, edge, weight)
+    if getattr(accepted, "shape", None) != dst.shape or accepted.dtype != bool:
+        raise TypeError(
+            f"functor {getattr(functor, '__name__', functor)!r} must return a boolean "
+            f"array of shape {dst.shape}, got {getattr(accepted, 'dtype', type(accepted))} "
+            f"of shape {getattr(accepted, 'shape', None)}")
+    return accepted
+
+
+def _push(graph: Graph, frontier: Frontier, functor, chunk_edges: int) -> Frontier:
+    xp = graph.xp
+    found = []
+    for batch in expand(xp, graph.offsets, frontier.ids, chunk_edges):
+        dst = graph.columns[batch.edge]
+        if functor is not None:
+            dst = dst[_call(functor, batch.vertex, dst, batch.edge, graph.weights)]
+        found.append(dst)
+    return _frontier_of(graph, found)
+
+
+def _pull(graph: Graph, frontier: Frontier, functor, candidates, chunk_edges: int) -> Frontier:
+    xp = graph.xp
+    in_edges = graph.in_edges()
+    active = frontier.mask
+    vertices = xp.arange(graph.num_vertices) if candidates is None else candidates.ids
+    found = []
+    for batch in expand(xp, in_edges.offsets, vertices, chunk_edges):
+        src = in_edges.sources[batch.edge]
+        from_frontier = xp.flatnonzero(active[src])
+        src, dst = src[from_frontier], batch.vertex[from_frontier]
+        edge = batch.edge[from_frontier]
+        if in_edges.edge_ids is not None:
+            edge = in_edges.edge_ids[edge]
+        if functor is not None:
+            dst = dst[_call(functor, src, dst, edge, graph.weights)]
+        found.append(dst)
+    return _frontier_of(graph, found).unique()
+
+
+def _frontier_of(graph: Graph, parts: list) -> Frontier:
+    xp = graph.xp
+    if not parts:
+        return Frontier.empty(graph.num_vertices, graph.device)
+    ids = parts[0] if len(parts) == 1 else xp.concatenate(parts)
+    return Frontier(graph.num_vertices, graph.device, ids=ids)

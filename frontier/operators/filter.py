@@ -1,0 +1,44 @@
+"""The filter and compute operators: per-vertex work on a frontier."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..frontier import Frontier
+
+
+def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A001
+           unique: bool = False) -> Frontier:
+    """Keep the vertices of ``frontier`` for which ``predicate(ids)`` is true.
+
+    Parameters
+    ----------
+    frontier : Frontier
+    predicate : callable ``ids -> bool array``, optional
+        Vectorized test over the frontier's ids; ``None`` keeps all.
+    unique : bool
+        Also drop repeated ids.
+
+    Returns
+    -------
+    Frontier
+        A sparse frontier.
+    """
+    if unique:
+        frontier = frontier.unique()
+    if predicate is None:
+        return frontier.to_sparse()
+    ids = frontier.ids
+    keep = predicate(ids)
+    if getattr(keep, "shape", None) != ids.shape or keep.dtype != bool:
+        raise TypeError(f"filter predicate must return a boolean array of shape {ids.shape}")
+    return Frontier(frontier.num_vertices, frontier.device, ids=ids[keep])
+
+
+def compute(frontier: Frontier, functor: Callable):
+    """Run ``functor(ids)`` once over all of the frontier's vertex ids.
+
+    The functor typically updates vertex data in place (``rank[ids] = ...``);
+    whatever it returns is returned.
+    """
+    return functor(frontier.ids)

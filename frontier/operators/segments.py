@@ -1,0 +1,106 @@
+"""Segmented reductions over contiguous segments (the rows of a CSR).
+
+``segment_reduce(values, ends, op)`` reduces ``values[ends[i-1]:ends[i]]`` for
+every segment ``i``. Built-in ops use the fastest primitive of the array
+library (``ufunc.reduceat`` on NumPy, atomic scatters on CuPy); a user
+combiner -- any vectorized binary function -- is applied as a tree in
+``log2(longest segment)`` vectorized steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..device import array_namespace
+
+BUILTIN_OPS = ("sum", "min", "max", "any")
+
+
+def identity_of(op: str, dtype) -> object:
+    """The value an empty segment reduces to under ``op``."""
+    dtype = np.dtype(dtype)
+    if op == "sum":
+        return dtype.type(0)
+    if op == "any":
+        return False
+    if dtype.kind == "f":
+        return np.inf if op == "min" else -np.inf
+    info = np.iinfo(dtype)
+    return info.max if op == "min" else info.min
+
+
+def segment_ids(xp, ends, total: int):
+    """The segment of each of ``total`` values, given inclusive segment ends."""
+    return xp.searchsorted(ends, xp.arange(total), side="right")
+
+
+def segment_reduce(values, ends, op: str | Callable, identity=None):
+    """Reduce each segment of ``values``; ``ends`` are the inclusive scanned lengths.
+
+    Parameters
+    ----------
+    values : 1-D array
+    ends : int array, ``ends[i]`` is one past the last value of segment ``i``
+    op : ``"sum"``, ``"min"``, ``"max"``, ``"any"`` or a binary function
+        ``f(a, b) -> c`` on arrays that is associative and commutative.
+    identity : value for empty segments (default: the op's identity; required
+        for a user combiner).
+    """
+    xp = array_namespace(values)
+    num_segments = len(ends)
+    if op == "any":
+        values = values.astype(bool)
+    if identity is None:
+        if callable(op):
+            raise ValueError("a user combiner needs identity= for empty segments")
+        identity = identity_of(op, values.dtype)
+    out = xp.full(num_segments, identity, dtype=values.dtype)
+    if num_segments == 0 or len(values) == 0:
+        return out
+    starts = xp.concatenate([xp.zeros(1, dtype=ends.dtype), ends[:-1]])
+    nonempty = xp.flatnonzero(ends > starts)
+    if callable(op):
+        out[nonempty] = _tree_reduce(xp, values, starts, ends, op)[starts[nonempty]]
+    elif op not in BUILTIN_OPS:
+        raise ValueError(f"unknown reduction {op!r}: expected one of {BUILTIN_OPS} or a function")
+    elif xp is np:
+        ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or}[op]
+        out[nonempty] = ufunc.reduceat(values, starts[nonempty])
+    else:
+        _scatter_reduce(xp, out, segment_ids(xp, ends, len(values)), values, op)
+    return out
+
+
+def _scatter_reduce(xp, out, seg, values, op: str) -> None:
+    import cupyx
+
+    if op == "any":
+        hits = xp.zeros(len(out), dtype=np.int32)
+        cupyx.scatter_max(hits, seg, values.astype(np.int32))
+        out[...] = hits.astype(bool)
+        return
+    scatter = {"sum": cupyx.scatter_add, "min": cupyx.scatter_min,
+               "max": cupyx.scatter_max}[op]
+    scatter(out, seg, values)
+
+
+def _tree_reduce(xp, values, starts, ends, combine: Callable):
+    """Pairwise reduction within each segment, all segments in parallel.
+
+    At stride ``s`` the entry at local offset ``k`` (``k`` a multiple of
+    ``2s``) absorbs the entry at ``k + s`` if that is inside the segment, so
+    after ``log2(longest)`` steps each segment's first entry holds its result.
+    """
+    work = values.copy()
+    seg = segment_ids(xp, ends, len(values))
+    local = xp.arange(len(values)) - starts[seg]
+    length = (ends - starts)[seg]
+    longest = int(length.max())
+    stride = 1
+    while stride < longest:
+        left = xp.flatnonzero((local % (2 * stride) == 0) & (local + stride < length))
+        work[left] = combine(work[left], work[left + stride])
+        stride *= 2
+    return work

@@ -1,0 +1,115 @@
+"""Race-free vertex updates for functors.
+
+A functor sees a whole batch of edges at once, so several edges of a batch
+may update the same vertex. These helpers apply such updates as the atomic
+operations of a GPU kernel would, and return which entries of the batch
+"won", so that a vertex enters the output frontier once:
+
+* :func:`claim` -- set a label on vertices that have none yet (atomicCAS);
+* :func:`scatter_min` -- lower values (atomicMin), reporting improvements;
+* :func:`scatter_add` -- add contributions (atomicAdd).
+
+They work on NumPy and CuPy arrays alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..device import array_namespace
+
+
+def first_occurrence(ids):
+    """Boolean mask over ``ids``: true at one entry of each distinct id.
+
+    Which one is unspecified (the first on the CPU); the set is deterministic
+    in size and in the ids it covers.
+    """
+    xp = array_namespace(ids)
+    mask = xp.zeros(len(ids), dtype=bool)
+    if len(ids):
+        _, first = xp.unique(ids, return_index=True)
+        mask[first] = True
+    return mask
+
+
+def claim(labels, ids, value, unset=-1):
+    """Give ``value`` to every vertex in ``ids`` whose label is still ``unset``.
+
+    Parameters
+    ----------
+    labels : array, one per vertex (updated in place)
+    ids : int array, the vertices to claim (repeats allowed)
+    value : scalar or array aligned with ``ids``
+    unset : the label of an unclaimed vertex
+
+    Returns
+    -------
+    won : bool array aligned with ``ids``
+        True for exactly one entry per vertex that was unclaimed before the
+        call; that entry's ``value`` is the one stored.
+    """
+    xp = array_namespace(labels)
+    candidate = xp.flatnonzero(labels[ids] == unset)
+    target = ids[candidate]
+    won = xp.zeros(len(ids), dtype=bool)
+    if len(target) == 0:
+        return won
+    if labels.dtype.kind == "i" and unset < 0 and len(ids) < np.iinfo(labels.dtype).max:
+        # Write a distinct negative ticket per entry; the ticket that stays is
+        # the winner (one scatter and one gather instead of a sort).
+        ticket = (-2 - candidate).astype(labels.dtype)
+        labels[target] = ticket
+        winner = candidate[labels[target] == ticket]
+    else:
+        winner = candidate[first_occurrence(target)]
+    won[winner] = True
+    labels[ids[winner]] = value if np.isscalar(value) or getattr(value, "ndim", 1) == 0 \
+        else value[winner]
+    return won
+
+
+def scatter_min(values, ids, candidates):
+    """``values[ids] = min(values[ids], candidates)``, repeats in ``ids`` included.
+
+    Returns
+    -------
+    improved : bool array aligned with ``ids``
+        True for exactly one entry per vertex whose value went down, an entry
+        whose candidate is the new value.
+    """
+    xp = array_namespace(values)
+    candidates = xp.asarray(candidates, dtype=values.dtype)
+    better = xp.flatnonzero(candidates < values[ids])
+    improved = xp.zeros(len(ids), dtype=bool)
+    if len(better) == 0:
+        return improved
+    target, offer = ids[better], candidates[better]
+    if xp is np:
+        np.minimum.at(values, target, offer)
+    else:
+        import cupyx
+
+        cupyx.scatter_min(values, target, offer)
+    reached = better[values[target] == offer]
+    improved[reached[first_occurrence(ids[reached])]] = True
+    return improved
+
+
+def scatter_add(values, ids, amounts):
+    """``values[ids] += amounts``, repeats in ``ids`` adding up.
+
+    Returns
+    -------
+    first : bool array aligned with ``ids``
+        True at one entry per distinct id, to build a frontier without repeats.
+    """
+    xp = array_namespace(values)
+    amounts = xp.asarray(amounts, dtype=values.dtype)
+    if xp is np:
+        np.add.at(values, ids, amounts)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(values, ids, amounts)
+    return first_occurrence(ids)

@@ -1,0 +1,30 @@
+"""Result objects: named arrays plus run statistics."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .device import to_numpy
+
+
+@dataclasses.dataclass
+class Result:
+    """Base of every primitive's result: a dataclass whose fields are arrays.
+
+    After a run, ``iterations`` holds the number of enactor iterations and
+    ``elapsed_s`` the wall time of the loop (device work included).
+    """
+
+    def __post_init__(self):
+        self.iterations = 0
+        self.elapsed_s = 0.0
+
+    def arrays(self) -> dict:
+        """The result's arrays by field name."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+    def to_numpy(self) -> Result:
+        """A copy of this result with every array on the host (NumPy)."""
+        host = dataclasses.replace(self, **{k: to_numpy(v) for k, v in self.arrays().items()})
+        host.iterations, host.elapsed_s = self.iterations, self.elapsed_s
+        return host

@@ -1,0 +1,30 @@
+"""Shared fixtures: every device-parametrized test runs on the CPU here and on
+``cuda:0`` under ``pytest -m gpu`` on a GPU machine."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "dev", max_examples=25, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+DEVICES = ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """A device name: ``cpu``, and ``cuda:0`` for tests marked ``gpu``."""
+    if request.param.startswith("cuda"):
+        from frontier.device import gpu_count
+
+        if gpu_count() == 0:
+            pytest.fail("tests marked gpu need a CUDA GPU with CuPy; run them on a GPU machine")
+    return request.param
