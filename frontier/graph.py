@@ -278,6 +278,8 @@ class Graph:
         graph = cls()
         labels = self.node_labels or range(n)
         graph.add_nodes_from(labels)
+        # Python ints, not NumPy scalars, so that edge endpoints are plain nodes.
+        src, dst = src.tolist(), dst.tolist()
         if self.node_labels is not None:
             src = [labels[i] for i in src]
             dst = [labels[i] for i in dst]
