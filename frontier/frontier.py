@@ -55,6 +55,9 @@ class Frontier:
             if low < 0 or high >= num_vertices:
                 bad = low if low < 0 else high
                 raise ValueError(f"vertex {bad} is out of range for {num_vertices} vertices")
+        elif ids.dtype.kind not in "iu":
+            # An empty list arrives as float64, which cannot index the mask.
+            ids = ids.astype(np.int64)
         return cls(num_vertices, dev, ids=ids)
 
     @classmethod
