@@ -24,13 +24,15 @@ class Frontier:
     :meth:`all`.
     """
 
-    __slots__ = ("num_vertices", "device", "_ids", "_mask", "_size")
+    __slots__ = ("num_vertices", "device", "_kind", "_ids", "_mask", "_size")
 
     def __init__(self, num_vertices: int, device: Device, ids=None, mask=None):
         if (ids is None) == (mask is None):
             raise ValueError("a Frontier needs exactly one of ids= or mask=")
         self.num_vertices = int(num_vertices)
         self.device = device
+        # The form it was created in; the other form may be cached alongside.
+        self._kind = SPARSE if ids is not None else DENSE
         self._ids = ids
         self._mask = mask
         self._size = None
@@ -88,7 +90,7 @@ class Frontier:
     @property
     def kind(self) -> str:
         """``"sparse"`` or ``"dense"``: how the frontier was created."""
-        return SPARSE if self._ids is not None else DENSE
+        return self._kind
 
     @property
     def ids(self):
@@ -113,7 +115,7 @@ class Frontier:
         Reading it costs one scalar device-to-host copy for a dense frontier.
         """
         if self._size is None:
-            self._size = len(self._ids) if self._ids is not None \
+            self._size = len(self._ids) if self.kind == SPARSE \
                 else int(self.xp.count_nonzero(self._mask))
         return self._size
 
@@ -125,18 +127,18 @@ class Frontier:
 
     def unique(self) -> Frontier:
         """The same set without repeated ids."""
-        if self._ids is None:
+        if self.kind == DENSE:
             return self
         if self.size > self.num_vertices // 64:
             return Frontier(self.num_vertices, self.device, mask=self.mask)
         return Frontier(self.num_vertices, self.device, ids=self.xp.unique(self._ids))
 
     def to_dense(self) -> Frontier:
-        return self if self._mask is not None else \
+        return self if self.kind == DENSE else \
             Frontier(self.num_vertices, self.device, mask=self.mask)
 
     def to_sparse(self) -> Frontier:
-        return self if self._ids is not None else \
+        return self if self.kind == SPARSE else \
             Frontier(self.num_vertices, self.device, ids=self.ids)
 
     def __repr__(self) -> str:
