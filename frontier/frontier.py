@@ -146,10 +146,18 @@ class Frontier:
 
 
 def as_frontier(value, num_vertices: int, device: Device) -> Frontier:
-    """Accept a Frontier, an id array/list, or a boolean mask, as operators do."""
+    """Accept a Frontier, an id array/list, or a boolean mask, as operators do.
+
+    Raises ValueError for a Frontier or mask sized for another vertex count.
+    """
     if isinstance(value, Frontier):
-        return value
-    if not isinstance(value, (list, tuple)) and array_namespace(value) is not None \
+        frontier = value
+    elif not isinstance(value, (list, tuple)) and array_namespace(value) is not None \
             and getattr(value, "dtype", None) is not None and value.dtype == bool:
-        return Frontier.from_mask(value, device)
-    return Frontier.from_ids(value, num_vertices, device)
+        frontier = Frontier.from_mask(value, device)
+    else:
+        return Frontier.from_ids(value, num_vertices, device)
+    if frontier.num_vertices != num_vertices:
+        raise ValueError(f"frontier of {frontier.num_vertices} vertices given for a graph "
+                         f"of {num_vertices} vertices")
+    return frontier
