@@ -24,6 +24,7 @@ import numpy as np
 from .device import resolve_devices
 from .frontier import Frontier
 from .graph import Graph
+from .memory import device_memory_guard
 from .result import Result
 
 DUPLICATION = ("all", "one_hop")
@@ -134,21 +135,31 @@ def enact(
             f"devices={devices!r} asks for {len(targets)} devices; this version of Frontier "
             "runs primitives on one device only")
     device = targets[0]
-    with device:
-        graph = graph.to(device)
-        run = primitive(graph, **params)
-        start = time.perf_counter()
-        run.setup()
-        frontier = run.initial_frontier()
-        iteration = 0
-        while not run.converged(frontier, iteration):
-            if max_iterations is not None and iteration >= max_iterations:
-                raise RuntimeError(
-                    f"{primitive.__name__} did not converge in {max_iterations} iterations")
-            frontier = run.step(frontier, iteration)
-            iteration += 1
-        result = run.result()
-        device.synchronize()
-        result.iterations = iteration
-        result.elapsed_s = time.perf_counter() - start
+    with device, device_memory_guard(device, f"running {primitive.__name__}"):
+        try:
+            return _loop(primitive, graph.to(device), max_iterations, params)
+        finally:
+            if device.is_gpu:
+                from .kernels import release_workspaces
+
+                release_workspaces()
+
+
+def _loop(primitive: type[Primitive], graph: Graph, max_iterations, params) -> Result:
+    """Set up, iterate to convergence, and time the run."""
+    run = primitive(graph, **params)
+    start = time.perf_counter()
+    run.setup()
+    frontier = run.initial_frontier()
+    iteration = 0
+    while not run.converged(frontier, iteration):
+        if max_iterations is not None and iteration >= max_iterations:
+            raise RuntimeError(
+                f"{primitive.__name__} did not converge in {max_iterations} iterations")
+        frontier = run.step(frontier, iteration)
+        iteration += 1
+    result = run.result()
+    graph.device.synchronize()
+    result.iterations = iteration
+    result.elapsed_s = time.perf_counter() - start
     return result

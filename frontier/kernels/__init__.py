@@ -1,18 +1,171 @@
 """Fused GPU kernels for the built-in functors (CuPy RawModule, compiled once).
 
-``fused_advance`` and ``fused_neighbor_reduce`` return ``None`` when no fused
-kernel applies (a user functor, a CPU graph), and the operator then takes its
-general path.
+The operators call :func:`fused_advance` and :func:`fused_neighbor_reduce` on
+a GPU graph; each returns ``None`` when no fused kernel applies (a user
+functor, an unsupported dtype), and the operator takes its general path.
+
+Per-run state that the kernels keep beside the primitive's own arrays (the
+visited-bitmap buffer, the zeroed "queued" bits of SSSP, the sparse matrix
+of an SpMV) lives in :mod:`frontier.kernels.workspace` and is released by the
+enactor at the end of each run.
 """
 
 from __future__ import annotations
 
+import numpy as np
 
-def fused_advance(graph, frontier, functor, direction, among):
+from .. import functors
+from ..frontier import Frontier, as_frontier
+from . import workspace
+from .module import grid_for, kernel, supported
+
+NULL = np.uint64(0)
+# Use the visited bitmap once a level expands at least n / BITMAP_FROM_EDGES
+# edges: building it reads every label once, which then pays for itself.
+BITMAP_FROM_EDGES = 8
+
+__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces"]
+
+release_workspaces = workspace.release
+
+
+def _pointer(array):
+    return NULL if array is None else array
+
+
+def _frontier_ids(graph, frontier: Frontier):
+    """Frontier ids in the graph's vertex dtype (the kernels' V)."""
+    ids = frontier.ids
+    return ids if ids.dtype == graph.columns.dtype else ids.astype(graph.columns.dtype)
+
+
+def _scanned_degrees(graph, ids):
+    xp = graph.xp
+    degrees = graph.offsets[ids + 1] - graph.offsets[ids]
+    return xp.cumsum(degrees)
+
+
+def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
     """The output frontier of a fused advance, or ``None`` if none applies."""
+    if isinstance(functor, functors.ClaimUnvisited):
+        if not _claim_fits(graph, functor):
+            return None
+        if direction == "push":
+            return _claim_push(graph, frontier, functor)
+        return _claim_pull(graph, frontier, functor, among)
+    if isinstance(functor, functors.RelaxMin) and direction == "push":
+        if functor.distance.dtype != np.float64 or not _weights_fit(graph):
+            return None
+        return _relax_push(graph, frontier, functor)
     return None
+
+
+def _claim_fits(graph, functor) -> bool:
+    predecessor = functor.predecessor
+    return (functor.labels.dtype == np.int32 and functor.unset == -1
+            and (predecessor is None or predecessor.dtype in (np.int32, np.int64)))
+
+
+def _weights_fit(graph) -> bool:
+    return graph.weights is None or supported(graph.weights.dtype)
+
+
+def _visited_bits(graph, labels):
+    """A bitmap of ``labels != -1``, rebuilt from the labels (so it can never
+    be stale) into a reused buffer."""
+    n = graph.num_vertices
+    visited = workspace.bits(n)
+    kernel("labels_to_bits")((grid_for(n),), (256,), (labels, np.int64(n), visited))
+    return visited
+
+
+def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
+    xp = graph.xp
+    ids = _frontier_ids(graph, frontier)
+    out_count = xp.zeros(1, dtype=np.uint64)
+    if len(ids) == 0:
+        return Frontier.empty(graph.num_vertices, graph.device)
+    ends = _scanned_degrees(graph, ids)
+    total = int(ends[-1])
+    out = xp.empty(min(total, graph.num_vertices), dtype=graph.columns.dtype)
+    if total:
+        visited = _visited_bits(graph, functor.labels) \
+            if total >= graph.num_vertices // BITMAP_FROM_EDGES else None
+        predecessor = functor.predecessor
+        pred_type = predecessor.dtype if predecessor is not None else graph.columns.dtype
+        launch = kernel("claim_push", graph.columns.dtype, pred_type)
+        launch((grid_for(total),), (256,),
+               (graph.offsets, graph.columns, ids, ends, np.int64(len(ids)), np.int64(total),
+                _pointer(visited), functor.labels, np.int32(functor.value), _pointer(predecessor),
+                out, out_count))
+    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])])
+
+
+def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
+    xp = graph.xp
+    n = graph.num_vertices
+    in_edges = graph.in_edges()
+    among_mask = None if among is None else as_frontier(among, n, graph.device).mask
+    out = xp.zeros(n, dtype=bool)
+    out_count = xp.zeros(1, dtype=np.uint64)
+    predecessor = functor.predecessor
+    pred_type = predecessor.dtype if predecessor is not None else graph.columns.dtype
+    if n:
+        launch = kernel("claim_pull", graph.columns.dtype, pred_type)
+        launch((grid_for(n),), (256,),
+               (in_edges.offsets, in_edges.sources, np.int64(n), _pointer(among_mask),
+                frontier.mask, functor.labels, np.int32(functor.value),
+                _pointer(predecessor), out, out_count))
+    result = Frontier(n, graph.device, mask=out)
+    result._size = int(out_count[0])
+    return result
+
+
+def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
+    xp = graph.xp
+    ids = _frontier_ids(graph, frontier.unique())
+    if len(ids) == 0:
+        return Frontier.empty(graph.num_vertices, graph.device)
+    ends = _scanned_degrees(graph, ids)
+    total = int(ends[-1])
+    if total == 0:
+        return Frontier.empty(graph.num_vertices, graph.device)
+    weights = graph.weights
+    weight_type = weights.dtype if weights is not None else np.float64
+    vertex_type = graph.columns.dtype
+    queued = workspace.scratch_bits(graph.num_vertices)
+    out = xp.empty(min(total, graph.num_vertices), dtype=vertex_type)
+    out_count = xp.zeros(1, dtype=np.uint64)
+    args = (graph.offsets, graph.columns, _pointer(weights), ids, ends, np.int64(len(ids)),
+            np.int64(total), functor.distance)
+    grid = (grid_for(total),)
+    kernel("relax_push", vertex_type, weight_type)(grid, (256,),
+                                                    args + (queued, out, out_count))
+    size = int(out_count[0])
+    out = out[:size]
+    predecessor = functor.predecessor
+    if predecessor is not None and size:
+        kernel("relax_predecessor", vertex_type, weight_type, predecessor.dtype)(
+            grid, (256,), args + (queued, predecessor))
+    if size:
+        kernel("clear_bits", vertex_type)((grid_for(size),), (256,),
+                                          (out, np.int64(size), queued))
+    return Frontier(graph.num_vertices, graph.device, ids=out)
 
 
 def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
-    """The result of a fused neighbor-reduce, or ``None`` if none applies."""
-    return None
+    """The result of a fused neighbor-reduce, or ``None`` if none applies.
+
+    ``SourceValue`` summed over in-edges of every vertex is a sparse
+    matrix-vector product, run by cuSPARSE on the CSC arrays.
+    """
+    if not (isinstance(functor, functors.SourceValue) and op == "sum" and vertices is None
+            and direction == "pull" and identity in (None, 0)):
+        return None
+    values = functor.values
+    if values.dtype not in (np.float32, np.float64):
+        return None
+    matrix = workspace.in_adjacency(graph, functor.weighted, values.dtype)
+    if matrix is None:
+        return None
+    return matrix @ values

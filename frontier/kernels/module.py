@@ -1,0 +1,59 @@
+"""Compile the CUDA sources of this folder once and hand out their kernels."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+_SOURCE_DIR = Path(__file__).parent
+_CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
+          np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+
+THREADS = 256
+
+
+def ctype(dtype) -> str:
+    """The CUDA C type of a NumPy dtype the kernels are instantiated for."""
+    return _CTYPE[np.dtype(dtype)]
+
+
+def supported(dtype) -> bool:
+    return np.dtype(dtype) in _CTYPE
+
+
+@functools.cache
+def _module(source: str, names: tuple[str, ...]):
+    import cupy
+
+    code = (_SOURCE_DIR / source).read_text()
+    return cupy.RawModule(code=code, options=("-std=c++17",), name_expressions=names)
+
+
+# Every instantiation any kernel may need, so that one compilation serves all.
+_VERTEX = ("int", "long long")
+_WEIGHT = ("int", "long long", "float", "double")
+_TRAVERSAL = tuple(
+    [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"relax_push<{v}, {w}>" for v in _VERTEX for w in _WEIGHT]
+    + [f"relax_predecessor<{v}, {w}, {p}>" for v in _VERTEX for w in _WEIGHT for p in _VERTEX]
+    + [f"clear_bits<{v}>" for v in _VERTEX]
+    + ["labels_to_bits"]
+)
+
+
+def kernel(name: str, *types):
+    """The compiled kernel ``name<types...>`` from traversal.cu."""
+    expression = f"{name}<{', '.join(ctype(t) for t in types)}>" if types else name
+    return _module("traversal.cu", _TRAVERSAL).get_function(expression)
+
+
+def grid_for(work: int, threads: int = THREADS) -> int:
+    """Blocks for a grid-stride loop over ``work`` items (capped at the
+    resident capacity of the GPU; extra work loops)."""
+    import cupy
+
+    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    return max(1, min((work + threads - 1) // threads, sms * 2048 // threads * 4))
