@@ -1,0 +1,294 @@
+"""The CSR graph: construction, CSC in-edges, degrees, conversions, bad input."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import EdgeList, edge_lists
+
+import frontier as fr
+from frontier.device import to_numpy
+
+
+def reference_arcs(edges: EdgeList, deduplicate=False, remove_self_loops=False):
+    """Plain-Python adjacency: ``{u: sorted [(v, w), ...]}`` of stored arcs."""
+    weights = edges.weights if edges.weights is not None else [None] * len(edges.src)
+    arcs = defaultdict(list)
+    for u, v, w in zip(edges.src.tolist(), edges.dst.tolist(), list(weights), strict=True):
+        if remove_self_loops and u == v:
+            continue
+        arcs[u].append((v, w))
+        if not edges.directed and u != v:
+            arcs[v].append((u, w))
+    if deduplicate:
+        for u, row in arcs.items():
+            lightest = {}
+            for v, w in row:
+                if v not in lightest or (w is not None and w < lightest[v]):
+                    lightest[v] = w
+            arcs[u] = list(lightest.items())
+    key = (lambda a: a[0]) if edges.weights is None else None
+    return {u: sorted(row, key=key) for u, row in arcs.items() if row}
+
+
+def csr_rows(G: fr.Graph):
+    """``{u: [(v, w), ...]}`` in stored order, from the CSR arrays."""
+    offsets, columns = to_numpy(G.offsets), to_numpy(G.columns)
+    weights = None if G.weights is None else to_numpy(G.weights)
+    rows = {}
+    for u in range(G.num_vertices):
+        span = range(offsets[u], offsets[u + 1])
+        if len(span):
+            rows[u] = [(int(columns[e]), None if weights is None else weights[e].item())
+                       for e in span]
+    return rows
+
+
+def check_csr(G: fr.Graph, edges: EdgeList, **options):
+    assert G.offsets.dtype == np.int64
+    assert G.columns.dtype == np.int32
+    assert len(G.offsets) == edges.num_vertices + 1
+    rows = csr_rows(G)
+    for row in rows.values():
+        cols = [v for v, _ in row]
+        assert cols == sorted(cols)
+    expected = reference_arcs(edges, **options)
+    if edges.weights is None:
+        assert rows == expected
+    else:
+        assert {u: sorted(row) for u, row in rows.items()} == expected
+
+
+@given(edge_lists())
+def test_csr_matches_reference(edges):
+    G = edges.graph()
+    check_csr(G, edges)
+    assert G.directed == edges.directed
+    assert G.is_weighted == (edges.weights is not None)
+    assert G.num_edges == len(edges.src)
+    assert G.num_arcs == int(G.offsets[-1])
+
+
+@given(edge_lists(), st.booleans(), st.booleans())
+def test_csr_options_match_reference(edges, deduplicate, remove_self_loops):
+    G = edges.graph(deduplicate=deduplicate, remove_self_loops=remove_self_loops)
+    check_csr(G, edges, deduplicate=deduplicate, remove_self_loops=remove_self_loops)
+    if deduplicate:
+        oracle = edges.networkx(multigraph=False)
+        if remove_self_loops:
+            oracle.remove_edges_from(list(nx.selfloop_edges(oracle)))
+        assert G.num_edges == oracle.number_of_edges()
+
+
+def test_deduplicate_keeps_lightest():
+    G = fr.Graph.from_edges([0, 0, 0, 1], [1, 1, 1, 0], [5.0, 2.0, 7.0, 1.5], directed=True,
+                            deduplicate=True, device="cpu")
+    assert csr_rows(G) == {0: [(1, 2.0)], 1: [(0, 1.5)]}
+    U = fr.Graph.from_edges([0, 1, 2], [1, 0, 2], [4, 3, 9], deduplicate=True, device="cpu")
+    assert csr_rows(U) == {0: [(1, 3)], 1: [(0, 3)], 2: [(2, 9)]}
+    assert U.num_edges == 2
+
+
+def test_num_vertices_and_counts():
+    G = fr.Graph.from_edges([0, 1, 1], [1, 1, 2], num_vertices=6, device="cpu")
+    assert (G.num_vertices, G.num_edges, G.num_arcs) == (6, 3, 5)
+    np.testing.assert_array_equal(G.out_degree(), [1, 3, 1, 0, 0, 0])
+    D = fr.Graph.from_edges([0, 1, 1], [1, 1, 2], directed=True, device="cpu")
+    assert (D.num_vertices, D.num_edges, D.num_arcs) == (3, 3, 3)
+
+
+def test_int_columns_and_weight_dtypes():
+    G = fr.Graph.from_edges(np.array([0, 2], np.int64), np.array([1, 0], np.uint16),
+                            np.array([3, 4], np.int32), device="cpu")
+    assert G.columns.dtype == np.int32
+    assert G.weights.dtype == np.int32
+    assert fr.index_dtype(10) == np.int32
+    assert fr.index_dtype(2**31 - 1) == np.int32
+    assert fr.index_dtype(2**31) == np.int64
+
+
+def reference_in_arcs(G: fr.Graph):
+    """``{v: sorted [(u, w), ...]}`` of arcs ``u -> v``, from the CSR."""
+    incoming = defaultdict(list)
+    for u, row in csr_rows(G).items():
+        for v, w in row:
+            incoming[v].append((u, w))
+    return {v: sorted(row) for v, row in incoming.items()}
+
+
+@given(edge_lists())
+def test_in_edges_match_reference(edges):
+    G = edges.graph()
+    ie = G.in_edges()
+    offsets, sources = to_numpy(ie.offsets), to_numpy(ie.sources)
+    columns, csr_offsets = to_numpy(G.columns), to_numpy(G.offsets)
+    weights = None if G.weights is None else to_numpy(G.weights)
+    assert offsets.dtype == np.int64 and len(offsets) == G.num_vertices + 1
+    if edges.directed:
+        edge_ids = to_numpy(ie.edge_ids)
+    else:
+        assert ie.edge_ids is None  # the CSR is its own CSC
+        edge_ids = np.arange(G.num_arcs)
+    got = defaultdict(list)
+    for v in range(G.num_vertices):
+        for p in range(offsets[v], offsets[v + 1]):
+            u, e = int(sources[p]), int(edge_ids[p])
+            row_of_e = int(np.searchsorted(csr_offsets, e, side="right")) - 1
+            if edges.directed:
+                # the CSR arc e is exactly u -> v
+                assert (row_of_e, int(columns[e])) == (u, v)
+            else:
+                # the CSR arc at the same position is v -> u, the mirror of u -> v
+                assert (row_of_e, int(columns[e])) == (v, u)
+            got[v].append((u, None if weights is None else weights[e].item()))
+    assert {v: sorted(row) for v, row in got.items()} == reference_in_arcs(G)
+    assert G.in_edges() is ie  # cached
+
+
+@given(edge_lists())
+def test_degrees_match_networkx(edges):
+    G = edges.graph()
+    oracle = edges.networkx()
+    n = edges.num_vertices
+    np.testing.assert_array_equal(to_numpy(G.degree()), [oracle.degree(v) for v in range(n)])
+    if edges.directed:
+        np.testing.assert_array_equal(to_numpy(G.out_degree()),
+                                      [oracle.out_degree(v) for v in range(n)])
+        np.testing.assert_array_equal(to_numpy(G.in_degree()),
+                                      [oracle.in_degree(v) for v in range(n)])
+    assert G.num_edges == oracle.number_of_edges()
+
+
+def edge_multiset(graph, weight="weight"):
+    """Sorted ``(u, v, w)`` of every edge (``u <= v`` by repr if undirected; a
+    missing weight counts as 1, NetworkX's convention)."""
+    found = []
+    for u, v, data in graph.edges(data=True):
+        if not graph.is_directed():
+            u, v = sorted((u, v), key=repr)
+        found.append((repr(u), repr(v), float(data.get(weight, 1))))
+    return sorted(found)
+
+
+@given(edge_lists())
+def test_networkx_round_trip(edges):
+    oracle = edges.networkx()
+    G = fr.Graph.from_networkx(oracle, device="cpu")
+    back = G.to_networkx()
+    assert back.is_directed() == oracle.is_directed()
+    assert list(back.nodes) == list(oracle.nodes)
+    assert edge_multiset(back) == edge_multiset(oracle)
+    has_parallel = len({tuple(sorted(e[:2])) if not edges.directed else e[:2]
+                        for e in oracle.edges}) < oracle.number_of_edges()
+    assert back.is_multigraph() == has_parallel
+
+
+def test_networkx_labels_and_weights():
+    g = nx.MultiGraph()
+    g.add_nodes_from(["c", "a", "lonely"])
+    g.add_edge("c", "a", weight=2.5)
+    g.add_edge("a", "c", weight=1.0)
+    g.add_edge("a", "a")  # no weight attribute: NetworkX's default of 1
+    G = fr.Graph.from_networkx(g, device="cpu")
+    assert G.node_labels == ["c", "a", "lonely"]
+    assert (G.num_vertices, G.num_edges) == (3, 3)
+    assert csr_rows(G) == {0: [(1, 1.0), (1, 2.5)], 1: [(0, 1.0), (0, 2.5), (1, 1.0)]}
+    back = G.to_networkx()
+    assert isinstance(back, nx.MultiGraph)
+    assert list(back.nodes) == ["c", "a", "lonely"]
+    assert edge_multiset(back) == edge_multiset(g)
+    unweighted = fr.Graph.from_networkx(g, weight=None, device="cpu")
+    assert not unweighted.is_weighted
+    assert isinstance(unweighted.to_networkx(), nx.MultiGraph)
+
+
+def test_networkx_directed_simple():
+    g = nx.DiGraph([(2, 0), (0, 1)])
+    G = fr.Graph.from_networkx(g, device="cpu")
+    assert G.node_labels == [2, 0, 1]
+    assert G.directed and G.is_weighted
+    back = G.to_networkx()
+    assert type(back) is nx.DiGraph
+    assert sorted(back.edges) == [(0, 1), (2, 0)]
+
+
+def test_from_scipy():
+    sparse = pytest.importorskip("scipy.sparse")
+    matrix = sparse.csr_matrix(np.array([[0, 2.0, 0], [0, 0, 3.0], [1.5, 0, 0]]))
+    G = fr.Graph.from_scipy(matrix, device="cpu")
+    assert G.directed
+    assert csr_rows(G) == {0: [(1, 2.0)], 1: [(2, 3.0)], 2: [(0, 1.5)]}
+    plain = fr.Graph.from_scipy(matrix, weighted=False, device="cpu")
+    assert not plain.is_weighted
+    symmetric = matrix + matrix.T
+    U = fr.Graph.from_scipy(symmetric, directed=False, device="cpu")
+    assert U.num_edges == 3
+    assert csr_rows(U) == {0: [(1, 2.0), (2, 1.5)], 1: [(0, 2.0), (2, 3.0)],
+                           2: [(0, 1.5), (1, 3.0)]}
+    with pytest.raises(ValueError, match="symmetric"):
+        fr.Graph.from_scipy(matrix, directed=False, device="cpu")
+    with pytest.raises(ValueError, match=r"\(2, 3\)"):
+        fr.Graph.from_scipy(sparse.csr_matrix((2, 3)), device="cpu")
+
+
+def test_to_device(device):
+    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], directed=True, device="cpu")
+    G.in_edges()
+    moved = G.to(device)
+    assert moved.device == fr.get_device(device)
+    assert moved.xp is fr.get_device(device).xp
+    assert csr_rows(moved) == csr_rows(G)
+    np.testing.assert_array_equal(to_numpy(moved.in_edges().edge_ids),
+                                  to_numpy(G.in_edges().edge_ids))
+    assert moved.to(device) is moved
+    back = moved.to("cpu")
+    assert csr_rows(back) == csr_rows(G)
+
+
+def test_edgeless_and_single_vertex():
+    empty = fr.Graph.from_edges([], [], device="cpu")
+    assert (empty.num_vertices, empty.num_edges, empty.num_arcs) == (0, 0, 0)
+    assert empty.to_networkx().number_of_nodes() == 0
+    isolated = fr.Graph.from_edges([], [], num_vertices=4, directed=True, device="cpu")
+    assert isolated.num_vertices == 4 and isolated.num_arcs == 0
+    np.testing.assert_array_equal(isolated.degree(), [0, 0, 0, 0])
+    np.testing.assert_array_equal(isolated.in_edges().offsets, [0, 0, 0, 0, 0])
+    single = fr.Graph.from_edges([], [], num_vertices=1, device="cpu")
+    assert single.num_vertices == 1 and single.degree().tolist() == [0]
+    loop = fr.Graph.from_edges([0], [0], device="cpu")
+    assert (loop.num_vertices, loop.num_edges, loop.num_arcs) == (1, 1, 1)
+    assert loop.degree().tolist() == [2]
+
+
+@pytest.mark.parametrize("src, dst, kwargs, message", [
+    ([0, 3], [1, 2], {"num_vertices": 3}, "endpoint 3 is out of range for num_vertices=3"),
+    ([0, 1], [1, 5], {"num_vertices": 5}, "endpoint 5 is out of range"),
+    ([0, -1], [1, 2], {}, "endpoint -1 is negative"),
+    ([0, 1], [-4, 2], {"num_vertices": 5}, "endpoint -4 is negative"),
+    ([0, 1], [1, 2, 0], {}, "differ in length: 2 != 3"),
+    ([0.0, 1.0], [1, 2], {}, "src must hold integer vertex ids, got dtype float64"),
+    ([0, 1], [1.5, 2.0], {}, "dst must hold integer vertex ids, got dtype float64"),
+    ([True], [False], {}, "dtype bool"),
+    ([0, 1], [1, 2], {"weights": [1.0, np.nan]}, "weight of edge 1 is nan"),
+    ([0, 1], [1, 2], {"weights": [np.inf, 1.0]}, "weight of edge 0 is inf"),
+    ([0, 1], [1, 2], {"weights": [1.0]}, r"weights has shape \(1,\), expected \(2,\)"),
+    ([0, 1], [1, 2], {"weights": ["a", "b"]}, "weights must be integer or floating point"),
+    ([0], [1], {"num_vertices": -1}, "num_vertices=-1"),
+    ([[0, 1]], [[1, 2]], {}, "must be 1-D"),
+])
+def test_bad_input(src, dst, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        fr.Graph.from_edges(src, dst, device="cpu", **kwargs)
+
+
+def test_repr_and_storage():
+    G = fr.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0], directed=True, device="cpu")
+    assert repr(G) == "Graph(3 vertices, 2 edges, directed, weighted, device=cpu)"
+    before = G.storage_bytes()
+    G.in_edges()
+    assert G.storage_bytes() > before
