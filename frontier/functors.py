@@ -77,3 +77,20 @@ class SourceValue:
         if self.weighted and weight is not None:
             value = value * weight
         return value
+
+
+@dataclass
+class DestinationValue:
+    """The value of an edge's destination, ``values[dst]`` (times the weight if
+    ``weighted``): with ``neighbor_reduce(..., "sum", direction="push")`` each
+    vertex sums over its out-neighbours, a transposed sparse matrix-vector
+    product (BC dependency accumulation)."""
+
+    values: object
+    weighted: bool = False
+
+    def __call__(self, src, dst, edge, weight):
+        value = self.values[dst]
+        if self.weighted and weight is not None:
+            value = value * weight
+        return value
