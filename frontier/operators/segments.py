@@ -50,6 +50,8 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
     """
     xp = array_namespace(values)
     num_segments = len(ends)
+    if not callable(op) and op not in BUILTIN_OPS:
+        raise ValueError(f"unknown reduction {op!r}: expected one of {BUILTIN_OPS} or a function")
     if op == "any":
         values = values.astype(bool)
     if identity is None:
@@ -63,8 +65,6 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
     nonempty = xp.flatnonzero(ends > starts)
     if callable(op):
         out[nonempty] = _tree_reduce(xp, values, starts, ends, op)[starts[nonempty]]
-    elif op not in BUILTIN_OPS:
-        raise ValueError(f"unknown reduction {op!r}: expected one of {BUILTIN_OPS} or a function")
     elif xp is np:
         ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or}[op]
         out[nonempty] = ufunc.reduceat(values, starts[nonempty])
