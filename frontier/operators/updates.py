@@ -41,7 +41,7 @@ def claim(labels, ids, value, unset=-1):
     labels : array, one per vertex (updated in place)
     ids : int array, the vertices to claim (repeats allowed)
     value : scalar or array aligned with ``ids``
-    unset : the label of an unclaimed vertex
+    unset : the label of an unclaimed vertex (may be NaN for float labels)
 
     Returns
     -------
@@ -50,7 +50,9 @@ def claim(labels, ids, value, unset=-1):
         call; that entry's ``value`` is the one stored.
     """
     xp = array_namespace(labels)
-    candidate = xp.flatnonzero(labels[ids] == unset)
+    current = labels[ids]
+    # NaN never equals itself, so an unset of NaN needs isnan.
+    candidate = xp.flatnonzero(xp.isnan(current) if unset != unset else current == unset)
     target = ids[candidate]
     won = xp.zeros(len(ids), dtype=bool)
     if len(target) == 0:
