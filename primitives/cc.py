@@ -1,0 +1,107 @@
+"""Connected components by hooking and pointer jumping (Shiloach-Vishkin style).
+
+Every vertex starts as the root of its own tree, ``labels[v] = v``. One
+iteration does two things:
+
+* hooking: every edge ``(u, v)`` whose endpoints have different roots
+  lowers the larger root's label to the smaller root (a scatter-min, so the
+  lowest offer wins when several edges hook the same root);
+* pointer jumping: ``labels[v] = labels[labels[v]]`` for all vertices until
+  every vertex points straight at its root.
+
+Labels only go down and always name a vertex of the same component, so a
+component's smallest vertex keeps its own label and, once no edge joins two
+different roots, every vertex is labelled with its component's smallest id.
+
+An edge can only still join two roots if one of its endpoints changed root in
+the previous iteration, so each iteration after the first hooks only the edges
+of those vertices: the frontier is the set of vertices whose label changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import frontier as fr
+
+
+@dataclass
+class CCResult(fr.Result):
+    """``labels[v]``: the smallest vertex id of ``v``'s component (weakly
+    connected component for a directed graph)."""
+
+    labels: object
+
+
+class ConnectedComponents(fr.Primitive):
+    communicate = {"labels": "min"}
+
+    def setup(self):
+        n = self.graph.num_vertices
+        self.labels = self.xp.arange(n, dtype=fr.index_dtype(n))
+        self.everyone = fr.Frontier.all(n, self.graph.device)
+
+    def initial_frontier(self):
+        return self.everyone
+
+    def step(self, frontier, iteration):
+        before = self.labels.copy()
+        fr.advance(self.graph, frontier, self.hook)
+        if self.graph.directed and iteration > 0:
+            # Weak connectivity also follows edges into the frontier; in the
+            # first iteration the out-edges of all vertices are every edge.
+            fr.advance(self.graph, self.everyone, self.hook, direction="pull", among=frontier)
+        fr.compute(self.everyone, self.jump)
+        return fr.filter(self.everyone, lambda ids: self.labels[ids] != before[ids])
+
+    def hook(self, src, dst, edge, weight):
+        """Link the roots of each edge's endpoints, the larger under the smaller."""
+        labels = self.labels
+        src_root, dst_root = labels[src], labels[dst]
+        fr.scatter_min(labels, src_root, dst_root)
+        fr.scatter_min(labels, dst_root, src_root)
+        return self.xp.zeros(len(dst), dtype=bool)
+
+    def jump(self, ids):
+        """Point every vertex of ``ids`` at its root (repeated pointer doubling)."""
+        labels = self.labels
+        while True:
+            parent = labels[ids]
+            grandparent = labels[parent]
+            if not bool((grandparent != parent).any()):
+                return
+            labels[ids] = grandparent
+
+    def result(self):
+        return CCResult(self.labels)
+
+
+def connected_components(G: fr.Graph, **options) -> CCResult:
+    """Label every vertex with the smallest vertex id of its component.
+
+    Parameters
+    ----------
+    G : frontier.Graph
+        For a directed graph the components are weakly connected ones (edge
+        directions are ignored).
+    **options
+        Enactor options: ``devices``, ``partition``, ``duplication``,
+        ``communication`` (see :func:`frontier.enact`).
+
+    Returns
+    -------
+    CCResult
+        ``labels`` (the graph's index dtype): ``labels[u] == labels[v]``
+        exactly when ``u`` and ``v`` are in the same component, and each
+        label is the smallest vertex id of its component (so an isolated
+        vertex is labelled with itself).
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> from primitives import connected_components
+    >>> G = fr.Graph.from_edges([3, 1], [2, 4], num_vertices=6, device="cpu")
+    >>> connected_components(G).labels.tolist()
+    [0, 1, 2, 2, 1, 5]
+    """
+    return fr.enact(ConnectedComponents, G, **options)
