@@ -1,0 +1,156 @@
+"""Race-free updates (claim, scatter_min, scatter_add, first_occurrence) against
+sequential plain-Python references, with repeated ids."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import frontier as fr
+from frontier.device import to_numpy
+
+# The `device` fixture is a plain name, safe to share between examples.
+with_device = settings(suppress_health_check=[
+    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
+
+
+@st.composite
+def updates(draw, max_vertices=30):
+    """``(num_vertices, ids, seed)``: ids with many repeats."""
+    n = draw(st.integers(1, max_vertices))
+    ids = draw(st.lists(st.integers(0, n - 1), max_size=4 * n))
+    return n, np.asarray(ids, dtype=np.int64), draw(st.integers(0, 2**32 - 1))
+
+
+def put(device, array):
+    """A copy of ``array`` on ``device`` (the updates work in place)."""
+    return fr.get_device(device).asarray(np.array(array, copy=True))
+
+
+def check_claim(before, after, ids, values, won, unset):
+    """Exactly one winner per vertex unset before; it stored its value."""
+    is_unset = np.isnan if isinstance(unset, float) and np.isnan(unset) \
+        else (lambda x: x == unset)
+    winners = defaultdict(list)
+    for i in np.flatnonzero(won):
+        winners[int(ids[i])].append(i)
+    newly = {int(v) for v in ids if is_unset(before[v])}
+    assert set(winners) == newly
+    for v, entries in winners.items():
+        assert len(entries) == 1
+        assert after[v] == values[entries[0]]
+    untouched = np.setdiff1d(np.arange(len(before)), list(newly))
+    np.testing.assert_array_equal(after[untouched], before[untouched])
+
+
+@with_device
+@given(updates(), st.sampled_from([np.int8, np.int32, np.int64]), st.booleans())
+def test_claim_integer_labels(device, case, dtype, array_value):
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    before = np.where(rng.random(n) < 0.4, rng.integers(0, 50, n), -1).astype(dtype)
+    values = rng.integers(0, 100, len(ids)).astype(dtype) if array_value \
+        else np.full(len(ids), 7, dtype=dtype)
+    labels = put(device, before)
+    won = fr.claim(labels, put(device, ids), put(device, values) if array_value else 7)
+    assert won.dtype == bool and won.shape == ids.shape
+    check_claim(before, to_numpy(labels), ids, values, to_numpy(won), -1)
+
+
+@with_device
+@given(updates(), st.sampled_from([-1.0, np.nan]))
+def test_claim_float_labels(device, case, unset):
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    before = np.where(rng.random(n) < 0.4, rng.uniform(0, 5, n), unset)
+    values = rng.uniform(10, 20, len(ids))
+    labels = put(device, before)
+    won = fr.claim(labels, put(device, ids), put(device, values), unset=unset)
+    check_claim(before, to_numpy(labels), ids, values, to_numpy(won), unset)
+
+
+@with_device
+@given(updates())
+def test_claim_unsigned_labels_with_positive_unset(device, case):
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    unset = np.iinfo(np.uint32).max
+    before = np.where(rng.random(n) < 0.4, rng.integers(0, 9, n), unset).astype(np.uint32)
+    values = np.full(len(ids), 3, dtype=np.uint32)
+    labels = put(device, before)
+    won = fr.claim(labels, put(device, ids), 3, unset=unset)
+    check_claim(before, to_numpy(labels), ids, values, to_numpy(won), unset)
+
+
+def test_claim_twice_claims_nothing_new(device):
+    labels = put(device, np.full(4, -1, np.int32))
+    ids = put(device, np.array([2, 2, 0, 2]))
+    assert int(fr.claim(labels, ids, 1).sum()) == 2
+    assert not bool(fr.claim(labels, ids, 5).any())
+    assert to_numpy(labels).tolist() == [1, -1, 1, -1]
+
+
+def test_claim_empty_ids(device):
+    labels = put(device, np.full(3, -1, np.int32))
+    won = fr.claim(labels, put(device, np.zeros(0, np.int64)), 1)
+    assert won.shape == (0,)
+    assert to_numpy(labels).tolist() == [-1, -1, -1]
+
+
+@with_device
+@given(updates(), st.sampled_from([np.int32, np.float64]))
+def test_scatter_min(device, case, dtype):
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    # A small value range makes ties (which must not count as improvements) common.
+    before = rng.integers(0, 8, n).astype(dtype)
+    candidates = rng.integers(0, 10, len(ids)).astype(dtype)
+    expected = before.copy()
+    for v, c in zip(ids.tolist(), candidates.tolist(), strict=True):
+        expected[v] = min(expected[v], c)
+    values = put(device, before)
+    improved = to_numpy(fr.scatter_min(values, put(device, ids), put(device, candidates)))
+    np.testing.assert_array_equal(to_numpy(values), expected)
+    winners = Counter(ids[improved].tolist())
+    lowered = {v for v in range(n) if expected[v] < before[v]}
+    assert set(winners) == lowered
+    assert all(count == 1 for count in winners.values())
+    # each winner carries the final minimum
+    np.testing.assert_array_equal(candidates[improved], expected[ids[improved]])
+
+
+def test_scatter_min_equal_is_not_an_improvement(device):
+    values = put(device, np.array([3.0, 5.0]))
+    improved = fr.scatter_min(values, put(device, np.array([0, 1, 1])),
+                              put(device, np.array([3.0, 4.0, 4.0])))
+    assert to_numpy(improved).tolist() in ([False, True, False], [False, False, True])
+    assert to_numpy(values).tolist() == [3.0, 4.0]
+
+
+@with_device
+@given(updates(), st.sampled_from([np.int64, np.float64]))
+def test_scatter_add(device, case, dtype):
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    before = rng.integers(0, 5, n).astype(dtype)
+    amounts = rng.integers(-3, 10, len(ids)).astype(dtype)
+    expected = before.copy()
+    for v, a in zip(ids.tolist(), amounts.tolist(), strict=True):
+        expected[v] += a
+    values = put(device, before)
+    first = to_numpy(fr.scatter_add(values, put(device, ids), put(device, amounts)))
+    np.testing.assert_allclose(to_numpy(values), expected)
+    assert sorted(ids[first].tolist()) == sorted(set(ids.tolist()))
+
+
+@with_device
+@given(updates())
+def test_first_occurrence(device, case):
+    _, ids, _ = case
+    mask = to_numpy(fr.first_occurrence(put(device, ids)))
+    assert mask.dtype == bool and mask.shape == ids.shape
+    assert sorted(ids[mask].tolist()) == sorted(set(ids.tolist()))
+
