@@ -1,9 +1,12 @@
 """Graph primitives written against the Frontier operator API."""
 
+from .bc import BCResult, betweenness_centrality
 from .bfs import BFSResult, bfs
 from .cc import CCResult, connected_components
 from .dobfs import DOBFSResult, dobfs
+from .pagerank import PageRankResult, pagerank
 from .sssp import SSSPResult, sssp
 
-__all__ = ["BFSResult", "CCResult", "DOBFSResult", "SSSPResult", "bfs",
-           "connected_components", "dobfs", "sssp"]
+__all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
+           "SSSPResult", "betweenness_centrality", "bfs", "connected_components", "dobfs",
+           "pagerank", "sssp"]

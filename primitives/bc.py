@@ -1,0 +1,325 @@
+"""Betweenness centrality: Brandes' algorithm, frontier-parallel, NetworkX semantics.
+
+For every source ``s`` (all vertices, or ``k`` sampled ones):
+
+* forward: a BFS from ``s``, level by level. Advancing the frontier claims
+  the next level; each new vertex then pulls its shortest-path count
+  ``sigma[v] = sum of sigma[u]`` over its in-edges. Only in-neighbours on the
+  previous level have a count yet, so the sum needs no mask.
+* backward: the levels in reverse. Each vertex of a level sums
+  ``(1 + delta[w]) / sigma[w]`` over its out-neighbours ``w`` whose level is
+  done (only the next level's can be), and
+  ``delta[v] = sigma[v] * that sum`` is added to ``v``'s centrality.
+
+With ``weight``, shortest paths are weighted: the forward pass first
+relaxes distances from ``s`` (Bellman-Ford over frontiers), then walks the
+shortest-path DAG (the "tight" edges, ``distance[u] + w == distance[v]``) in
+rounds, a vertex joining a round once all its tight in-edges are done; the
+backward pass takes those rounds in reverse and sums over tight out-edges.
+
+Path counts see each neighbour once, as NetworkX's Brandes does (it iterates
+``G[v]``): the primitive runs on a copy of the graph without parallel edges
+(the lightest is kept) and without self loops, which lie on no shortest path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from networkx.utils import create_py_random_state
+
+import frontier as fr
+
+
+@dataclass
+class BCResult(fr.Result):
+    """``centrality[v]``: the betweenness centrality of ``v`` (float64)."""
+
+    centrality: object
+
+
+class Brandes(fr.Primitive):
+    """Brandes over BFS levels (unweighted shortest paths)."""
+
+    communicate = {"depth": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+
+    def setup(self):
+        self.sources = list(self.params["sources"])
+        self.endpoints = self.params["endpoints"]
+        self.depth = self.vertex_array(-1, np.int32)
+        self.sigma = self.vertex_array(0.0, np.float64)  # shortest paths from the source
+        self.delta = self.vertex_array(0.0, np.float64)  # the source's dependency on v
+        # (1 + delta[w]) / sigma[w] for the vertices whose dependency is final, else 0
+        self.coefficient = self.vertex_array(0.0, np.float64)
+        self.centrality = self.vertex_array(0.0, np.float64)
+        self.done_sources = 0
+
+    def initial_frontier(self):
+        return self.begin_source()
+
+    def begin_source(self):
+        """The next source's frontier, or an empty one when all are done."""
+        if self.done_sources == len(self.sources):
+            return self.frontier_of([])
+        self.source = self.sources[self.done_sources]
+        self.sigma[self.source] = 1.0
+        self.levels = []     # frontiers of the forward pass, popped by the backward pass
+        self.finished = []   # ids of the levels whose dependencies are final
+        self.phase = "forward"
+        self.start()
+        return self.frontier_of([self.source])
+
+    def start(self):
+        self.depth[self.source] = 0
+
+    def step(self, frontier, iteration):
+        if self.phase == "forward":
+            return self.discover(frontier)
+        return self.accumulate()
+
+    def discover(self, frontier):
+        """Forward: find the next level, then count the shortest paths into it."""
+        self.levels.append(frontier)
+        found = self.next_level(frontier)
+        if found.is_empty():
+            self.phase = "backward"
+            return frontier
+        self.sigma[found.ids] = fr.neighbor_reduce(
+            self.graph, self.path_counts(), "sum", vertices=found)
+        return found
+
+    def next_level(self, frontier):
+        return fr.advance(self.graph, frontier,
+                          fr.functors.ClaimUnvisited(self.depth, len(self.levels)))
+
+    def path_counts(self):
+        """Functor: the count an in-edge brings to its destination."""
+        return fr.functors.SourceValue(self.sigma)
+
+    def successor_coefficients(self):
+        """Functor: the coefficient an out-edge brings to its source."""
+        return fr.functors.DestinationValue(self.coefficient)
+
+    def accumulate(self):
+        """Backward: final dependencies of the deepest level not yet done."""
+        level = self.levels.pop()
+        if not self.levels:
+            return self.finish_source()
+        ids = level.ids
+        successors = fr.neighbor_reduce(self.graph, self.successor_coefficients(), "sum",
+                                        vertices=level, direction="push")
+        self.delta[ids] = self.sigma[ids] * successors
+        self.coefficient[ids] = (1.0 + self.delta[ids]) / self.sigma[ids]
+        # With endpoints, the path from the source to v also counts for v.
+        self.centrality[ids] += self.delta[ids] + (1.0 if self.endpoints else 0.0)
+        self.finished.append(ids)
+        return level
+
+    def finish_source(self):
+        """Count the source as an endpoint if asked, reset its data, go on."""
+        if self.endpoints:
+            self.centrality[self.source] += sum(len(ids) for ids in self.finished)
+        reached = self.xp.concatenate(self.finished + [self.xp.asarray([self.source])])
+        self.reset(reached)
+        self.done_sources += 1
+        return self.begin_source()
+
+    def reset(self, reached):
+        self.depth[reached] = -1
+        self.sigma[reached] = 0.0
+        self.delta[reached] = 0.0
+        self.coefficient[reached] = 0.0
+
+    def result(self):
+        return BCResult(self.centrality * self.xp.asarray(self.params["scale"]))
+
+
+class WeightedBrandes(Brandes):
+    """Brandes over the shortest-path DAG of positive edge weights."""
+
+    communicate = {"distance": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+
+    def setup(self):
+        super().setup()
+        self.distance = self.vertex_array(np.inf, np.float64)
+        self.pending = self.vertex_array(0, np.int64)  # tight in-edges not yet walked
+
+    def start(self):
+        self.distance[self.source] = 0.0
+        self.phase = "distance"
+
+    def step(self, frontier, iteration):
+        if self.phase == "distance":
+            return self.relax(frontier)
+        return super().step(frontier, iteration)
+
+    def relax(self, frontier):
+        """Bellman-Ford over frontiers; once distances settle, count each
+        vertex's tight in-edges and start the DAG walk at the source."""
+        improved = fr.advance(self.graph, frontier, fr.functors.RelaxMin(self.distance))
+        if not improved.is_empty():
+            return improved.unique()
+        reached = fr.Frontier.from_mask(self.xp.isfinite(self.distance))
+        self.pending[reached.ids] = fr.neighbor_reduce(
+            self.graph, self.tight_edges, "sum", vertices=reached, dtype=np.int64)
+        self.phase = "forward"
+        return self.frontier_of([self.source])
+
+    def tight(self, src, dst, edge, weight):
+        """Whether an edge lies on a shortest path from the source."""
+        return self.distance[src] + weight == self.distance[dst]
+
+    def tight_edges(self, src, dst, edge, weight):
+        return self.tight(src, dst, edge, weight).astype(np.int64)
+
+    def next_level(self, frontier):
+        pending = self.pending
+
+        def walk(src, dst, edge, weight):
+            # Release the tight out-edges; a vertex joins the next round when
+            # its last tight in-edge is released, so it is accepted once.
+            along = self.tight(src, dst, edge, weight)
+            fr.scatter_add(pending, dst[along], -1)
+            ready = along & (pending[dst] == 0)
+            ready[ready] = fr.first_occurrence(dst[ready])
+            return ready
+
+        return fr.advance(self.graph, frontier, walk)
+
+    def path_counts(self):
+        def tight_count(src, dst, edge, weight):
+            return self.xp.where(self.tight(src, dst, edge, weight), self.sigma[src], 0.0)
+
+        return tight_count
+
+    def successor_coefficients(self):
+        def tight_coefficient(src, dst, edge, weight):
+            return self.xp.where(self.tight(src, dst, edge, weight), self.coefficient[dst], 0.0)
+
+        return tight_coefficient
+
+    def reset(self, reached):
+        super().reset(reached)
+        self.distance[reached] = np.inf
+        self.pending[reached] = 0
+
+
+def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
+    """NetworkX's rescaling (``betweenness._rescale``): a factor, or one per
+    vertex when sampled sources are scaled apart from the others."""
+    pairs = n if endpoints else n - 1  # targets that paths through v can have
+    if pairs < 2:
+        return 1.0
+    sources = pairs if sampled is None else len(sampled)
+    correction = 1 if directed else 2
+
+    def factor(count):
+        if count == 0:
+            return math.nan  # NetworkX: no data for a lone sampled source
+        return 1 / (count * (pairs - 1)) if normalized else pairs / (count * correction)
+
+    if sampled is None or endpoints:
+        return factor(sources)
+    # A sampled source is never a target of its own paths: one fewer source.
+    scale = np.full(n, factor(sources))
+    scale[list(sampled)] = factor(sources - 1)
+    return scale
+
+
+def _simple_copy(G: fr.Graph, weighted: bool) -> fr.Graph:
+    """``G`` without parallel edges (the lightest stays) and self loops."""
+    src, dst, weights = G.edges()
+    once = src != dst if G.directed else src < dst
+    weights = weights[once] if weighted else None
+    return fr.Graph.from_edges(src[once], dst[once], weights, G.num_vertices, G.directed,
+                               deduplicate=True, device=G.device)
+
+
+def _check_weights(G: fr.Graph, weight) -> None:
+    if not G.is_weighted:
+        raise ValueError(f"weight={weight!r} but the graph has no edge weights")
+    src, dst, weights = G.edges()
+    bad = np.flatnonzero(weights <= 0)
+    if len(bad):
+        i = bad[0]
+        raise ValueError(
+            f"edge ({src[i]}, {dst[i]}) has weight {weights[i]}: weighted betweenness needs "
+            "positive weights (with zero weights NetworkX's path counts depend on its heap order)")
+
+
+def betweenness_centrality(
+    G: fr.Graph,
+    k: int | None = None,
+    normalized: bool = True,
+    weight: str | None = None,
+    endpoints: bool = False,
+    seed=None,
+    **options,
+) -> BCResult:
+    """Betweenness centrality of every vertex, as ``networkx.betweenness_centrality``.
+
+    The betweenness of ``v`` sums, over pairs ``(s, t)``, the fraction of
+    shortest ``s``-``t`` paths that pass through ``v``.
+
+    Parameters
+    ----------
+    G : frontier.Graph
+    k : int, optional
+        Use ``k`` sampled sources instead of all vertices. They are drawn as
+        NetworkX draws them (``seed.sample`` over the vertex list), so for the
+        same ``seed`` the result equals NetworkX's.
+    normalized : bool
+        Divide by the number of pairs, ``(n-1)(n-2)`` (``n`` with endpoints);
+        otherwise undirected graphs count each unordered pair once.
+    weight : str or None
+        ``None`` counts hops; any name uses ``G.weights`` as edge lengths
+        (they must be positive).
+    endpoints : bool
+        Count the endpoints of each path too.
+    seed : int, random.Random, numpy Generator or None
+        Randomness for sampling ``k`` sources (NetworkX's ``seed``).
+    **options
+        Enactor options: ``devices``, ``partition``, ``duplication``,
+        ``communication`` (see :func:`frontier.enact`).
+
+    Parallel edges count once (the lightest one when weighted) and self loops
+    are ignored, as in NetworkX.
+
+    Returns
+    -------
+    BCResult
+        ``centrality`` (float64, one per vertex). With ``k`` sources sampled,
+        ``endpoints=False`` and ``k == 1``, the sampled vertex gets NaN, as in
+        NetworkX.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not in ``1..n``, if ``weight`` is given but ``G`` has no
+        weights, or if a weight is not positive.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> from primitives import betweenness_centrality
+    >>> G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], device="cpu")
+    >>> betweenness_centrality(G).centrality.round(4).tolist()
+    [0.0, 0.6667, 0.6667, 0.0]
+    """
+    n = G.num_vertices
+    if k == n:  # NetworkX takes every source then, without sampling
+        k = None
+    sampled = None
+    if k is not None:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+            raise ValueError(f"k={k!r} sources: expected an integer in 1..{n}")
+        sampled = create_py_random_state(seed).sample(list(range(n)), int(k))
+    if weight is not None:
+        _check_weights(G, weight)
+    scale = _scale(n, normalized, G.directed, endpoints, sampled)
+    primitive = Brandes if weight is None else WeightedBrandes
+    return fr.enact(primitive, _simple_copy(G, weight is not None),
+                    sources=range(n) if sampled is None else sampled,
+                    endpoints=endpoints, scale=scale, **options)
