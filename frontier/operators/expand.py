@@ -59,8 +59,9 @@ def _expand_range(xp, offsets, vertices, ends, begin_pos: int, end_pos: int,
 def expand(xp, offsets, vertices, chunk_edges: int = DEFAULT_CHUNK_EDGES) -> Iterator[EdgeBatch]:
     """Yield :class:`EdgeBatch` es covering every edge of ``vertices`` in order.
 
-    Each batch holds at most about ``chunk_edges`` edges (a single vertex of
-    higher degree forms a batch of its own). Costs one scalar device-to-host
+    Each batch is whole vertices with fewer than ``chunk_edges`` edges before
+    its last vertex, so it holds under ``chunk_edges`` plus that vertex's
+    degree (a hub enlarges its batch). Costs one scalar device-to-host
     read, plus one small read per batch when there is more than one batch.
     """
     if len(vertices) == 0:
