@@ -11,6 +11,7 @@ environment variable ``FRONTIER_DEVICE`` overrides it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -67,16 +68,11 @@ class Device:
             return np
         return _cupy()
 
-    def __enter__(self):
+    def activate(self):
+        """A context manager making this device current (a no-op on the CPU)."""
         if self.is_gpu:
-            self._ctx = _cupy().cuda.Device(self.index)
-            self._ctx.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        if self.is_gpu:
-            self._ctx.__exit__(*exc)
-        return False
+            return _cupy().cuda.Device(self.index)
+        return contextlib.nullcontext()
 
     def asarray(self, values, dtype=None):
         """Copy ``values`` (NumPy, CuPy or a sequence) onto this device."""

@@ -135,7 +135,7 @@ def enact(
             f"devices={devices!r} asks for {len(targets)} devices; this version of Frontier "
             "runs primitives on one device only")
     device = targets[0]
-    with device, device_memory_guard(device, f"running {primitive.__name__}"):
+    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
         try:
             return _loop(primitive, graph.to(device), max_iterations, params)
         finally:

@@ -98,29 +98,35 @@ def test_claim_pull_matches_general_path(edges, seed, use_among):
 @given(edges=edge_lists(max_vertices=300, max_edges=2000, weighted=True),
        seed=st.integers(0, 2**31))
 def test_relax_push_matches_general_path(edges, seed):
+    """Relaxing to a fixed point gives the same distances on both paths. (A
+    single fused launch may already use distances lowered in that launch, so
+    only the fixed point is comparable.)"""
     G = edges.graph("cuda:0")
     xp = G.xp
     rng = np.random.default_rng(seed)
     n = G.num_vertices
     ids = random_frontier(rng, n, rng.integers(1, n + 1))
     start = np.full(n, np.inf)
-    start[ids] = rng.uniform(0, 20, len(ids))
+    start[ids] = rng.integers(0, 20, len(ids))
     results = []
     for wrap in (lambda f: f, general):
         distance = xp.asarray(start)
         pred = xp.full(n, -1, dtype=np.int64)
-        out = fr.advance(G, xp.asarray(ids), wrap(fr.functors.RelaxMin(distance, pred)))
-        results.append((host(distance), host(pred), np.unique(host(out.ids))))
-    (fused_dist, fused_pred, fused_out), (dist, _, out) = results
-    np.testing.assert_array_equal(fused_dist, dist)
-    np.testing.assert_array_equal(fused_out, out)
+        frontier = fr.Frontier.from_ids(xp.asarray(ids), n)
+        while not frontier.is_empty():
+            frontier = fr.advance(G, frontier, wrap(fr.functors.RelaxMin(distance, pred)))
+            assert len(np.unique(host(frontier.ids))) == frontier.size or wrap is general
+            frontier = frontier.unique()
+        results.append((host(distance), host(pred)))
+    (fused_dist, fused_pred), (dist, _) = results
+    np.testing.assert_allclose(fused_dist, dist, rtol=1e-12)
     src, dst, weights = G.edges()
-    best = {}
+    weight_of = {}
     for s, d, w in zip(src.tolist(), dst.tolist(), weights.tolist()):
-        best.setdefault((s, d), []).append(w)
-    for v in fused_out.tolist():  # predecessor gives exactly the new distance
+        weight_of.setdefault((s, d), []).append(w)
+    for v in np.flatnonzero(fused_pred >= 0).tolist():  # predecessor gives the distance
         p = int(fused_pred[v])
-        assert any(start[p] + w == fused_dist[v] for w in best[(p, v)])
+        assert any(fused_dist[p] + w == fused_dist[v] for w in weight_of[(p, v)])
 
 
 @settings(max_examples=20, deadline=None)

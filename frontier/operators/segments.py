@@ -74,16 +74,13 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
 
 
 def _scatter_reduce(xp, out, seg, values, op: str) -> None:
-    import cupyx
-
+    """Atomic scatter per value (CuPy has no ``reduceat``)."""
     if op == "any":
         hits = xp.zeros(len(out), dtype=np.int32)
-        cupyx.scatter_max(hits, seg, values.astype(np.int32))
+        xp.maximum.at(hits, seg, values.astype(np.int32))
         out[...] = hits.astype(bool)
         return
-    scatter = {"sum": cupyx.scatter_add, "min": cupyx.scatter_min,
-               "max": cupyx.scatter_max}[op]
-    scatter(out, seg, values)
+    {"sum": xp.add, "min": xp.minimum, "max": xp.maximum}[op].at(out, seg, values)
 
 
 def _tree_reduce(xp, values, starts, ends, combine: Callable):

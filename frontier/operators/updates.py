@@ -87,12 +87,7 @@ def scatter_min(values, ids, candidates):
     if len(better) == 0:
         return improved
     target, offer = ids[better], candidates[better]
-    if xp is np:
-        np.minimum.at(values, target, offer)
-    else:
-        import cupyx
-
-        cupyx.scatter_min(values, target, offer)
+    xp.minimum.at(values, target, offer)
     reached = better[values[target] == offer]
     improved[reached[first_occurrence(ids[reached])]] = True
     return improved
@@ -108,10 +103,5 @@ def scatter_add(values, ids, amounts):
     """
     xp = array_namespace(values)
     amounts = xp.asarray(amounts, dtype=values.dtype)
-    if xp is np:
-        np.add.at(values, ids, amounts)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(values, ids, amounts)
+    xp.add.at(values, ids, amounts)
     return first_occurrence(ids)
