@@ -80,6 +80,8 @@ def neighbor_reduce(
     result_dtype = parts[0].dtype if parts else (bool if op == "any" else dtype)
     if covered < len(ids):
         parts.append(_empty_segments(xp, len(ids) - covered, op, identity, result_dtype))
+    if not parts:  # no vertices at all
+        return xp.zeros(0, dtype=result_dtype)
     return parts[0] if len(parts) == 1 else xp.concatenate(parts)
 
 
