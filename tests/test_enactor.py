@@ -1,0 +1,173 @@
+"""The single-device enactor: option checks, the iteration loop, and a custom
+primitive written in the test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import edge_lists
+
+import frontier as fr
+from frontier.device import to_numpy
+from primitives import bfs
+
+with_device = settings(suppress_health_check=[
+    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
+
+
+@dataclass
+class LabelsResult(fr.Result):
+    labels: object
+
+
+class MinLabel(fr.Primitive):
+    """Connected components by min-label propagation: every vertex starts with
+    its own id; each step pushes labels over out-edges and keeps the vertices
+    whose label went down."""
+
+    communicate = {"labels": "min"}
+
+    def setup(self):
+        self.labels = self.xp.arange(self.graph.num_vertices, dtype=np.int64)
+
+    def initial_frontier(self):
+        return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
+
+    def step(self, frontier, iteration):
+        def lower(src, dst, edge, weight):
+            return fr.scatter_min(self.labels, dst, self.labels[src])
+
+        return fr.advance(self.graph, frontier, lower)
+
+    def result(self):
+        return LabelsResult(self.labels)
+
+
+@with_device
+@given(edge_lists(directed=False, weighted=False))
+def test_custom_primitive(device, edges):
+    G = edges.graph(device)
+    r = fr.enact(MinLabel, G)
+    expected = np.arange(edges.num_vertices)
+    for component in nx.connected_components(edges.networkx()):
+        expected[list(component)] = min(component)
+    np.testing.assert_array_equal(to_numpy(r.labels), expected)
+    assert r.iterations >= 1 and r.elapsed_s >= 0
+
+
+class Countdown(fr.Primitive):
+    """Stops through its own converged(): after ``steps`` iterations."""
+
+    def initial_frontier(self):
+        return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
+
+    def step(self, frontier, iteration):
+        return frontier
+
+    def converged(self, frontier, iteration):
+        return iteration == self.params["steps"]
+
+    def result(self):
+        return LabelsResult(self.xp.zeros(self.graph.num_vertices))
+
+
+def test_converged_override_and_params():
+    G = fr.Graph.from_edges([0], [1], device="cpu")
+    assert fr.enact(Countdown, G, steps=4).iterations == 4
+    assert fr.enact(Countdown, G, steps=0).iterations == 0
+
+
+def path(n, device="cpu"):
+    return fr.Graph.from_edges(np.arange(n - 1), np.arange(1, n), device=device)
+
+
+def test_max_iterations():
+    G = path(6)
+    with pytest.raises(RuntimeError, match="BFS did not converge in 3 iterations"):
+        bfs(G, source=0, max_iterations=3)
+    with pytest.raises(RuntimeError, match="Countdown did not converge in 0 iterations"):
+        fr.enact(Countdown, G, steps=2, max_iterations=0)
+    assert bfs(G, source=0, max_iterations=6).iterations == 6
+
+
+@pytest.mark.parametrize("option, value", [
+    ("duplication", "some"),
+    ("communication", "carrier_pigeon"),
+    ("partition", "no_such_partitioner"),
+])
+def test_invalid_options(option, value):
+    with pytest.raises(ValueError, match=f"{value!r}"):
+        bfs(path(3), source=0, **{option: value})
+
+
+@pytest.mark.parametrize("option, value", [
+    ("duplication", "one_hop"),
+    ("communication", "broadcast"),
+    ("partition", "random"),
+    ("partition", lambda graph, parts, seed: graph.xp.zeros(graph.num_vertices, np.int32)),
+])
+def test_valid_options_on_one_device(option, value):
+    r = bfs(path(3), source=0, **{option: value})
+    assert to_numpy(r.depth).tolist() == [0, 1, 2]
+
+
+def test_several_devices_not_built_yet():
+    with pytest.raises(NotImplementedError, match="asks for 2 devices.*one device only"):
+        bfs(path(3), source=0, devices=2)
+    with pytest.raises(NotImplementedError, match="asks for 2 devices"):
+        bfs(path(3), source=0, devices=["cpu:0", "cpu:1"])
+
+
+def test_bad_devices():
+    with pytest.raises(ValueError, match="'abacus'"):
+        bfs(path(3), source=0, devices="abacus")
+    with pytest.raises(ValueError, match="names a device twice"):
+        bfs(path(3), source=0, devices=["cpu", "cpu:0"])
+
+
+def test_runs_on_a_named_device(device):
+    G = path(4)
+    r = bfs(G, source=1, devices=device)
+    assert fr.device.array_namespace(r.depth) is fr.get_device(device).xp
+    assert to_numpy(r.depth).tolist() == [1, 0, 1, 2]
+    assert to_numpy(bfs(G, source=1, devices="cpu:1").depth).tolist() == [1, 0, 1, 2]
+
+
+def test_bad_combiner():
+    class Bad(MinLabel):
+        communicate = {"labels": "median"}
+
+    with pytest.raises(ValueError, match=r"Bad.communicate\['labels'\] = 'median'"):
+        fr.enact(Bad, path(3))
+
+    class Custom(MinLabel):
+        communicate = {"labels": np.minimum}
+
+    assert to_numpy(fr.enact(Custom, path(3)).labels).tolist() == [0, 0, 0]
+
+
+def test_not_a_graph():
+    with pytest.raises(TypeError, match="expected a frontier.Graph, got dict"):
+        fr.enact(MinLabel, {})
+
+
+@pytest.mark.parametrize("missing", ["initial_frontier", "step", "result"])
+def test_incomplete_primitive(missing):
+    methods = {name: getattr(MinLabel, name)
+               for name in ("setup", "initial_frontier", "step", "result") if name != missing}
+    Incomplete = type("Incomplete", (fr.Primitive,), methods)
+    with pytest.raises(NotImplementedError, match=f"Incomplete must define {missing}"):
+        fr.enact(Incomplete, path(3))
+
+
+def test_check_vertex():
+    G = path(3)
+    assert fr.check_vertex(G, np.int64(2)) == 2
+    with pytest.raises(ValueError, match="root=3 is out of range"):
+        fr.check_vertex(G, 3, name="root")
+    with pytest.raises(ValueError, match="source=None must be an integer"):
+        fr.check_vertex(G, None)
