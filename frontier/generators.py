@@ -1,0 +1,302 @@
+"""Synthetic graph generators: Graph500 Kronecker, R-MAT and road-like grids.
+
+Every generator is vectorized and runs on the target device: edge arrays are
+drawn with that device's random generator (``numpy.random.default_rng`` on
+the CPU, ``cupy.random.default_rng`` on a GPU), so the same seed gives the
+same graph on every run on one kind of device, but not the same graph on a
+CPU and a GPU.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .device import get_device
+from .graph import Graph, index_dtype
+from .progress import Progress
+
+#: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
+GRAPH500_A, GRAPH500_B, GRAPH500_C = 0.57, 0.19, 0.19
+
+
+def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float = GRAPH500_A,
+                    b: float = GRAPH500_B, c: float = GRAPH500_C, device=None,
+                    progress: bool = False):
+    """The Graph500 Kronecker edge list, as the specification generates it.
+
+    ``M = edgefactor * 2**scale`` edges are drawn. For each of the ``scale``
+    bits of the endpoints, an edge picks a quadrant of the adjacency matrix
+    with probabilities ``A, B, C, D = 1-A-B-C``, exactly as the reference
+    ``kronecker_generator.m`` does::
+
+        ii_bit = rand > A + B
+        jj_bit = rand > (C / (C + D) if ii_bit else A / (A + B))
+
+    Then the vertex labels are randomly permuted, and so is the edge list.
+    Duplicate edges and self loops are kept.
+
+    Parameters
+    ----------
+    scale : int
+        ``log2`` of the number of vertices (>= 0).
+    edgefactor : int
+        Edges per vertex (>= 1).
+    seed : int
+        Seed of the device's random generator.
+    a, b, c : float
+        Quadrant probabilities (each in [0, 1], ``a + b + c <= 1``).
+    device : str or Device, optional
+        Where to generate (default: the default device).
+    progress : bool
+        Report progress to standard error.
+
+    Returns
+    -------
+    src, dst : device arrays
+        ``int32`` while ``2**scale`` fits, else ``int64``.
+
+    Raises
+    ------
+    ValueError
+        On a negative or non-integer ``scale``, ``edgefactor < 1`` or invalid
+        probabilities.
+
+    Examples
+    --------
+    >>> from frontier.generators import kronecker_edges
+    >>> src, dst = kronecker_edges(4, edgefactor=8, device="cpu")
+    >>> len(src), int(max(src.max(), dst.max())) < 16
+    (128, True)
+    """
+    scale, edgefactor = _check_size(scale, edgefactor)
+    _check_probabilities(a, b, c)
+    dev = get_device(device)
+    reporter = Progress(f"kronecker_edges scale {scale}", progress)
+    with dev.activate():
+        edges = _kronecker(dev.xp, dev.xp.random.default_rng(seed), scale,
+                           edgefactor << scale, (a, b, c), reporter)
+    reporter.finish()
+    return edges
+
+
+def kronecker(scale: int, edgefactor: int = 16, seed: int = 0, *,
+              weights: tuple[int, int] | None = None, device=None,
+              progress: bool = False) -> Graph:
+    """The Graph500 benchmark graph: undirected, without duplicates or self loops.
+
+    Built from :func:`kronecker_edges` with the Graph500 parameters
+    ``A, B, C = 0.57, 0.19, 0.19``; the graph keeps all ``2**scale``
+    vertices, isolated ones included.
+
+    Parameters
+    ----------
+    scale : int
+        ``log2`` of the number of vertices.
+    edgefactor : int
+        Input edges per vertex (before duplicates and self loops are dropped).
+    seed : int
+        Random seed.
+    weights : (int, int), optional
+        ``(low, high)``: uniform random integer weights in ``[low, high]``
+        (Graph500 SSSP uses ``(1, 64)``). Both directions of an edge get the
+        same weight; of parallel input edges the lightest is kept.
+    device : str or Device, optional
+        Where to build the graph.
+    progress : bool
+        Report progress to standard error.
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    ValueError
+        On an invalid ``scale``, ``edgefactor`` or ``weights``.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> G = fr.generators.kronecker(10, device="cpu")
+    >>> G.num_vertices, G.directed
+    (1024, False)
+    """
+    return rmat(scale, edgefactor, a=GRAPH500_A, b=GRAPH500_B, c=GRAPH500_C, seed=seed,
+                weights=weights, device=device, progress=progress)
+
+
+def rmat(scale: int, edgefactor: int = 16, *, a: float, b: float, c: float, seed: int = 0,
+         directed: bool = False, weights: tuple[int, int] | None = None, device=None,
+         progress: bool = False) -> Graph:
+    """An R-MAT graph with quadrant probabilities ``a, b, c, d = 1 - a - b - c``.
+
+    Generated like :func:`kronecker_edges` (vertex labels permuted), then
+    built without duplicates or self loops.
+
+    Parameters
+    ----------
+    scale, edgefactor, seed, weights, device, progress
+        As for :func:`kronecker`.
+    a, b, c : float
+        Quadrant probabilities: each in ``[0, 1]`` and ``a + b + c <= 1``.
+    directed : bool
+        Keep edge directions (``False``: undirected).
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    ValueError
+        On invalid probabilities, ``scale``, ``edgefactor`` or ``weights``.
+
+    Examples
+    --------
+    >>> from frontier.generators import rmat
+    >>> G = rmat(8, a=0.45, b=0.15, c=0.15, directed=True, device="cpu")
+    >>> G.num_vertices, G.directed
+    (256, True)
+    """
+    scale, edgefactor = _check_size(scale, edgefactor)
+    _check_probabilities(a, b, c)
+    low_high = _check_weights(weights)
+    dev = get_device(device)
+    reporter = Progress(f"rmat scale {scale}", progress)
+    xp = dev.xp
+    with dev.activate():
+        rng = xp.random.default_rng(seed)
+        m = edgefactor << scale
+        src, dst = _kronecker(xp, rng, scale, m, (a, b, c), reporter)
+        # One weight per input edge: symmetrization then gives both arcs the same one.
+        edge_weights = None if low_high is None else rng.integers(
+            low_high[0], low_high[1], size=m, dtype=np.int32, endpoint=True)
+        reporter.phase("building CSR", total=m, unit="edges")
+        G = Graph.from_edges(src, dst, edge_weights, 1 << scale, directed, deduplicate=True,
+                             remove_self_loops=True, device=dev)
+    reporter.finish(f"{G!r}")
+    return G
+
+
+def grid(rows: int, cols: int, *, weights: tuple[int, int] | None = None, seed: int = 0,
+         device=None) -> Graph:
+    """A road-like 2-D lattice: vertex ``r * cols + c`` is joined to its 4 neighbours.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Lattice size (each >= 1).
+    weights : (int, int), optional
+        Uniform random integer weights in ``[low, high]``.
+    seed : int
+        Seed for the weights.
+    device : str or Device, optional
+
+    Returns
+    -------
+    Graph
+        Undirected, ``rows * (cols - 1) + (rows - 1) * cols`` edges.
+
+    Raises
+    ------
+    ValueError
+        If ``rows`` or ``cols`` is not a positive integer, or on invalid ``weights``.
+
+    Examples
+    --------
+    >>> from frontier.generators import grid
+    >>> G = grid(3, 4, device="cpu")
+    >>> G.num_vertices, G.num_edges
+    (12, 17)
+    """
+    for name, value in (("rows", rows), ("cols", cols)):
+        if not _is_int(value) or value < 1:
+            raise ValueError(f"{name}={value!r} must be a positive integer")
+    low_high = _check_weights(weights)
+    dev = get_device(device)
+    xp = dev.xp
+    with dev.activate():
+        ids = xp.arange(rows * cols, dtype=index_dtype(rows * cols)).reshape(rows, cols)
+        src = xp.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+        dst = xp.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+        edge_weights = None if low_high is None else xp.random.default_rng(seed).integers(
+            low_high[0], low_high[1], size=len(src), dtype=np.int32, endpoint=True)
+        return Graph.from_edges(src, dst, edge_weights, rows * cols, directed=False,
+                                device=dev)
+
+
+# helpers -----------------------------------------------------------------------------
+
+
+def _kronecker(xp, rng, scale: int, m: int, probabilities, reporter):
+    """Graph500 ``kronecker_generator.m``, one bit at a time with reused buffers."""
+    a, b, c = probabilities
+    ab = a + b
+    c_norm = c / (1.0 - ab) if ab < 1.0 else 0.0
+    a_norm = a / ab if ab > 0.0 else 0.0
+    dtype = index_dtype(1 << scale)
+    src = xp.zeros(m, dtype=dtype)
+    dst = xp.zeros(m, dtype=dtype)
+    draw = xp.empty(m, dtype=np.float32)
+    ii_bit = xp.empty(m, dtype=bool)
+    jj_bit = xp.empty(m, dtype=bool)
+    bit = xp.empty(m, dtype=dtype)
+    reporter.phase("drawing bits", total=scale)
+    for level in range(scale):
+        # size= is given because CuPy ignores out= for the shape it draws.
+        rng.random(m, dtype=np.float32, out=draw)
+        xp.greater(draw, ab, out=ii_bit)
+        rng.random(m, dtype=np.float32, out=draw)
+        xp.greater(draw, xp.where(ii_bit, np.float32(c_norm), np.float32(a_norm)), out=jj_bit)
+        for ends, chosen in ((src, ii_bit), (dst, jj_bit)):
+            bit[...] = chosen
+            xp.left_shift(bit, level, out=bit)
+            xp.bitwise_or(ends, bit, out=ends)
+        reporter.update(level + 1)
+    del draw, ii_bit, jj_bit, bit
+    reporter.phase("permuting")
+    labels = _permutation(xp, rng, 1 << scale).astype(dtype)
+    order = _permutation(xp, rng, m)
+    return labels[src[order]], labels[dst[order]]
+
+
+def _permutation(xp, rng, n: int):
+    """A uniform random permutation of ``0..n-1`` on the generator's device."""
+    if hasattr(rng, "permutation"):
+        return rng.permutation(n)
+    # CuPy's Generator has no permutation(): sorting random keys gives one.
+    return xp.argsort(rng.random(n))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _check_size(scale, edgefactor) -> tuple[int, int]:
+    if not _is_int(scale) or scale < 0:
+        raise ValueError(f"scale={scale!r} must be a non-negative integer")
+    if not _is_int(edgefactor) or edgefactor < 1:
+        raise ValueError(f"edgefactor={edgefactor!r} must be an integer >= 1")
+    return int(scale), int(edgefactor)
+
+
+def _check_probabilities(a, b, c) -> None:
+    for name, value in (("a", a), ("b", b), ("c", c)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name}={value!r} must be a probability in [0, 1]")
+    if a + b + c > 1.0 + 1e-12:
+        raise ValueError(f"a + b + c = {a + b + c!r} must be at most 1 (d = 1 - a - b - c)")
+
+
+def _check_weights(weights) -> tuple[int, int] | None:
+    if weights is None:
+        return None
+    try:
+        low, high = weights
+    except (TypeError, ValueError):
+        raise ValueError(f"weights={weights!r} must be a (low, high) pair") from None
+    if not (_is_int(low) and _is_int(high)) or low > high:
+        raise ValueError(f"weights={weights!r} must be integers with low <= high")
+    if not np.iinfo(np.int32).min <= low <= high <= np.iinfo(np.int32).max:
+        raise ValueError(f"weights={weights!r} must fit in int32")
+    return int(low), int(high)
