@@ -3,11 +3,12 @@
 See ``docs/`` for the user guide and the operator reference.
 """
 
-from . import functors
+from . import functors, generators, validate
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
 from .enactor import Primitive, check_vertex, enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
+from .io import read_graph, write_graph
 from .operators import (
     advance,
     claim,
@@ -25,6 +26,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Device", "Frontier", "Graph", "Primitive", "Result", "advance", "check_vertex", "claim",
     "compute", "default_device", "enact", "filter", "first_occurrence", "functors",
-    "get_device", "index_dtype", "neighbor_reduce", "resolve_devices", "scatter_add",
-    "scatter_min", "to_numpy",
+    "generators", "get_device", "index_dtype", "neighbor_reduce", "read_graph",
+    "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate", "write_graph",
 ]
