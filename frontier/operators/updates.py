@@ -74,6 +74,8 @@ def claim(labels, ids, value, unset=-1):
 def scatter_min(values, ids, candidates):
     """``values[ids] = min(values[ids], candidates)``, repeats in ``ids`` included.
 
+    ``candidates`` is an array aligned with ``ids`` or a scalar.
+
     Returns
     -------
     improved : bool array aligned with ``ids``
@@ -81,7 +83,8 @@ def scatter_min(values, ids, candidates):
         whose candidate is the new value.
     """
     xp = array_namespace(values)
-    candidates = xp.asarray(candidates, dtype=values.dtype)
+    # A scalar candidate applies to every id, as scatter_add's amount does.
+    candidates = xp.broadcast_to(xp.asarray(candidates, dtype=values.dtype), ids.shape)
     better = xp.flatnonzero(candidates < values[ids])
     improved = xp.zeros(len(ids), dtype=bool)
     if len(better) == 0:
