@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,20 @@ def test_scatter_min_equal_is_not_an_improvement(device):
                               put(device, np.array([3.0, 4.0, 4.0])))
     assert to_numpy(improved).tolist() in ([False, True, False], [False, False, True])
     assert to_numpy(values).tolist() == [3.0, 4.0]
+
+
+def test_scalar_candidates_and_amounts(device):
+    values = put(device, np.array([5.0, 1.0, 7.0]))
+    improved = to_numpy(fr.scatter_min(values, put(device, np.array([0, 2, 0, 1])), 3.0))
+    assert to_numpy(values).tolist() == [3.0, 1.0, 3.0]
+    assert sorted(np.array([0, 2, 0, 1])[improved].tolist()) == [0, 2]
+    fr.scatter_add(values, put(device, np.array([1, 1, 2])), -1.0)
+    assert to_numpy(values).tolist() == [3.0, -1.0, 2.0]
+
+
+def test_misaligned_candidates_fail_loudly():
+    with pytest.raises(ValueError, match="broadcast"):
+        fr.scatter_min(np.zeros(3), np.array([0, 1, 2]), np.array([1.0, 2.0]))
 
 
 @with_device
