@@ -1,0 +1,102 @@
+"""Connected components against NetworkX: the same partition, each component
+labelled with its smallest vertex id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import edge_lists
+
+import frontier as fr
+from primitives import connected_components
+
+DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
+# The device fixture is a plain name, safe to share between examples.
+with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                              HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def oracle_labels(graph, nodes) -> np.ndarray:
+    """For each node (in ``nodes`` order) the smallest position in its component."""
+    position = {node: i for i, node in enumerate(nodes)}
+    components = nx.weakly_connected_components(graph) if graph.is_directed() \
+        else nx.connected_components(graph)
+    labels = np.empty(len(nodes), dtype=np.int64)
+    for component in components:
+        members = [position[node] for node in component]
+        labels[members] = min(members)
+    return labels
+
+
+@with_device
+@given(edge_lists())
+def test_random_graphs_match_networkx(device, edges):
+    result = connected_components(edges.graph(device)).to_numpy()
+    expected = oracle_labels(edges.networkx(), list(range(edges.num_vertices)))
+    np.testing.assert_array_equal(result.labels, expected)
+    assert result.labels.dtype == fr.index_dtype(edges.num_vertices)
+
+
+@given(edge_lists(directed=True, max_vertices=60, max_edges=60))
+def test_sparse_directed_graphs(edges):
+    # Few edges per vertex: many components, and chains that need several rounds.
+    result = connected_components(edges.graph("cpu"), devices="cpu")
+    np.testing.assert_array_equal(result.labels,
+                                  oracle_labels(edges.networkx(), list(range(edges.num_vertices))))
+
+
+def named_graphs():
+    return [("karate", nx.karate_club_graph()), ("les_miserables", nx.les_miserables_graph()),
+            ("florentine", nx.florentine_families_graph()),
+            ("davis", nx.davis_southern_women_graph())]
+
+
+@pytest.mark.parametrize("name,graph", named_graphs(), ids=[n for n, _ in named_graphs()])
+def test_named_graphs(device, name, graph):
+    # Splitting off a few vertices makes more than one component to find.
+    graph = graph.copy()
+    graph.remove_edges_from(list(graph.edges(list(graph.nodes)[:3])))
+    G = fr.Graph.from_networkx(graph, weight=None, device=device)
+    labels = fr.to_numpy(connected_components(G).labels)
+    np.testing.assert_array_equal(labels, oracle_labels(graph, list(graph.nodes)))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_path_with_decreasing_ids_needs_several_rounds(directed):
+    # Vertex ids run against the path, so labels must travel its whole length.
+    n = 257
+    order = np.random.default_rng(7).permutation(n)
+    G = fr.Graph.from_edges(order[1:], order[:-1], num_vertices=n, directed=directed,
+                            device="cpu")
+    result = connected_components(G, devices="cpu")
+    assert (result.labels == 0).all()
+    assert 1 < result.iterations <= 2 * int(np.log2(n)) + 2
+
+
+def test_isolated_vertices_and_empty_graph():
+    G = fr.Graph.from_edges([2, 4], [4, 4], num_vertices=6, directed=True, device="cpu")
+    assert connected_components(G).labels.tolist() == [0, 1, 2, 3, 2, 5]
+    empty = fr.Graph.from_edges([], [], num_vertices=0, device="cpu")
+    assert connected_components(empty).labels.tolist() == []
+
+
+def read_snap(path: Path):
+    """A SNAP edge list (``#`` comments, CRLF or LF) with its ids made contiguous."""
+    edges = np.loadtxt(path, dtype=np.int64, comments="#")
+    ids, endpoints = np.unique(edges, return_inverse=True)
+    endpoints = endpoints.reshape(edges.shape)
+    return len(ids), endpoints[:, 0], endpoints[:, 1]
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")
+def test_wiki_vote_has_24_weak_components():
+    n, src, dst = read_snap(DATASETS / "wiki-Vote.txt")
+    G = fr.Graph.from_edges(src, dst, num_vertices=n, directed=True, device="cpu")
+    labels = connected_components(G, devices="cpu").labels
+    sizes = np.bincount(labels, minlength=n)
+    assert np.count_nonzero(sizes) == 24
+    assert sizes.max() == 7066

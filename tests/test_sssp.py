@@ -1,0 +1,181 @@
+"""SSSP against NetworkX's Dijkstra: distances exact for integer weights and to
+1e-9 relative for floats, predecessors consistent with the distances."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import edge_lists
+
+import frontier as fr
+from primitives import sssp
+
+DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
+DELTAS = [None, math.inf, 0.5, 3, 1e6]
+# The device fixture is a plain name, safe to share between examples.
+with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                              HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def oracle_distances(graph, nodes, source) -> np.ndarray:
+    """Dijkstra's distances from NetworkX, inf for unreached, in ``nodes`` order."""
+    lengths = nx.single_source_dijkstra_path_length(graph, nodes[source], weight="weight")
+    return np.array([lengths.get(node, np.inf) for node in nodes], dtype=np.float64)
+
+
+def assert_distances(actual, expected, exact: bool) -> None:
+    actual = fr.to_numpy(actual)
+    assert actual.dtype == np.float64
+    np.testing.assert_array_equal(np.isinf(actual), np.isinf(expected))
+    if exact:
+        np.testing.assert_array_equal(actual, expected)
+    else:
+        finite = np.isfinite(expected)
+        np.testing.assert_allclose(actual[finite], expected[finite], rtol=1e-9, atol=0)
+
+
+def assert_shortest_path_tree(G: fr.Graph, source: int, distance, predecessor) -> None:
+    """Each reached vertex but the source hangs off a tight edge, and following
+    predecessors from any reached vertex leads to the source."""
+    distance, predecessor = fr.to_numpy(distance), fr.to_numpy(predecessor).astype(np.int64)
+    n = G.num_vertices
+    assert predecessor[source] == -1 and distance[source] == 0
+    assert (predecessor[np.isinf(distance)] == -1).all()
+    child = np.flatnonzero(np.isfinite(distance))
+    child = child[child != source]
+    parent = predecessor[child]
+    assert (parent >= 0).all()
+    src, dst, weights = G.edges()
+    weights = np.ones(len(src)) if weights is None else weights
+    tight = distance[src] + weights == distance[dst]
+    tight_arcs = src[tight].astype(np.int64) * n + dst[tight]
+    assert np.isin(parent * n + child, tight_arcs).all(), "a predecessor edge is not tight"
+    walker = child.copy()
+    for _ in range(n):
+        walker = np.where(walker == source, walker, predecessor[walker])
+    assert (walker == source).all(), "the predecessors have a cycle"
+
+
+@with_device
+@given(edge_lists(), st.sampled_from(DELTAS), st.data())
+def test_random_graphs_match_networkx(device, edges, delta, data):
+    source = data.draw(st.integers(0, edges.num_vertices - 1), label="source")
+    G = edges.graph(device)
+    result = sssp(G, source, delta=delta).to_numpy()
+    expected = oracle_distances(edges.networkx(), list(range(edges.num_vertices)), source)
+    exact = edges.weights is None or edges.weights.dtype.kind in "iu"
+    assert_distances(result.distance, expected, exact)
+    assert_shortest_path_tree(G, source, result.distance, result.predecessor)
+
+
+@given(edge_lists(weighted=True, integer_weights=True), st.data())
+def test_every_delta_gives_the_same_answer(edges, data):
+    source = data.draw(st.integers(0, edges.num_vertices - 1), label="source")
+    G = edges.graph("cpu")
+    plain = sssp(G, source, delta=math.inf, devices="cpu")
+    for delta in (0.25, 1, 7):
+        result = sssp(G, source, delta=delta, devices="cpu")
+        np.testing.assert_array_equal(result.distance, plain.distance)
+        assert_shortest_path_tree(G, source, result.distance, result.predecessor)
+
+
+def named_graphs():
+    return [("karate", nx.karate_club_graph()), ("les_miserables", nx.les_miserables_graph()),
+            ("florentine", nx.florentine_families_graph()),
+            ("davis", nx.davis_southern_women_graph())]
+
+
+@pytest.mark.parametrize("name,graph", named_graphs(), ids=[n for n, _ in named_graphs()])
+def test_named_graphs(device, name, graph):
+    # Edges without a weight attribute weigh 1, as in NetworkX.
+    G = fr.Graph.from_networkx(graph, weight="weight", device=device)
+    nodes = list(graph.nodes)
+    exact = G.weights.dtype.kind in "iu"
+    for source in range(0, len(nodes), 5):
+        result = sssp(G, source)
+        assert_distances(result.distance, oracle_distances(graph, nodes, source), exact)
+        assert_shortest_path_tree(G, source, result.distance, result.predecessor)
+
+
+def test_zero_weights_and_self_loops():
+    # 0 -0-> 1 -0-> 2 -0-> 0 is a zero-weight cycle; 2 -5-> 3; 3 has a self loop.
+    G = fr.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 3, 3], weights=[0, 0, 0, 5, 1],
+                            directed=True, device="cpu")
+    result = sssp(G, 1)
+    assert result.distance.tolist() == [0.0, 0.0, 0.0, 5.0]
+    assert result.predecessor.tolist() == [2, -1, 1, 2]
+
+
+def test_parallel_edges_use_the_lightest():
+    G = fr.Graph.from_edges([0, 0, 0], [1, 1, 1], weights=[7.5, 2.25, 9.0], directed=True,
+                            device="cpu")
+    assert sssp(G, 0).distance.tolist() == [0.0, 2.25]
+
+
+def test_large_integer_weights_are_exact():
+    big = 2**50
+    G = fr.Graph.from_edges([0, 1], [1, 2], weights=np.array([big, 3], dtype=np.int64),
+                            directed=True, device="cpu")
+    assert sssp(G, 0).distance.tolist() == [0.0, float(big), float(big + 3)]
+
+
+def test_unweighted_counts_hops():
+    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], num_vertices=5, device="cpu")
+    result = sssp(G, 1)
+    assert result.distance.tolist() == [1.0, 0.0, 1.0, 2.0, math.inf]
+    assert result.predecessor.tolist() == [1, -1, 1, 2, -1]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_negative_weight_names_the_edge(directed):
+    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=[2.0, -3.5, 1.0], directed=directed,
+                            device="cpu")
+    with pytest.raises(ValueError, match=re.escape("edge (1, 2) has weight -3.5")):
+        sssp(G, 0)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"source": 4}, "source=4 is out of range for a graph of 4 vertices"),
+    ({"source": -2}, "source=-2 is out of range"),
+    ({"source": "0"}, "must be an integer vertex id"),
+    ({"delta": 0}, "delta=0 must be a number > 0 or None"),
+    ({"delta": -1.0}, "delta=-1.0 must be a number > 0 or None"),
+    ({"delta": float("nan")}, "delta=nan must be a number > 0 or None"),
+    ({"delta": "wide"}, "delta='wide' must be a number > 0 or None"),
+])
+def test_bad_input(kwargs, message):
+    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=[1, 2, 3], device="cpu")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sssp(G, **kwargs)
+
+
+def read_dimacs(path: Path):
+    """Arcs ``a u v w`` of a DIMACS shortest-path file, as 0-based arrays."""
+    with open(path) as lines:
+        arcs = np.array([line.split()[1:] for line in lines if line.startswith("a ")],
+                        dtype=np.int64)
+    return arcs[:, 0] - 1, arcs[:, 1] - 1, arcs[:, 2]
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")
+@pytest.mark.parametrize("name,directed,last,eccentricity,reached", [
+    # Published and recomputed values from the datasets README.
+    ("rome99.gr", True, 30305, 69102, 3353),
+    ("rome99.gr", False, 30290, None, 3353),
+    ("DE.gr", True, 69204, 106005, 48812),
+])
+def test_road_networks_match_published_distances(name, directed, last, eccentricity, reached):
+    src, dst, weights = read_dimacs(DATASETS / name)
+    G = fr.Graph.from_edges(src, dst, weights, directed=directed, device="cpu")
+    distance = sssp(G, 0, devices="cpu").distance
+    assert distance[-1] == last
+    assert np.isfinite(distance).sum() == reached
+    if eccentricity is not None:
+        assert distance[np.isfinite(distance)].max() == eccentricity
