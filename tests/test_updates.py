@@ -86,6 +86,18 @@ def test_claim_unsigned_labels_with_positive_unset(device, case):
     check_claim(before, to_numpy(labels), ids, values, to_numpy(won), unset)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+def test_claim_more_entries_than_small_labels_can_count(device, dtype):
+    # Too many entries for distinct negative tickets in the label dtype.
+    rng = np.random.default_rng(3)
+    ids = rng.integers(0, 50, 400)
+    before = np.where(rng.random(50) < 0.3, 9, -1).astype(dtype)
+    values = rng.integers(0, 100, 400).astype(dtype)
+    labels = put(device, before)
+    won = fr.claim(labels, put(device, ids), put(device, values))
+    check_claim(before, to_numpy(labels), ids, values, to_numpy(won), -1)
+
+
 def test_claim_twice_claims_nothing_new(device):
     labels = put(device, np.full(4, -1, np.int32))
     ids = put(device, np.array([2, 2, 0, 2]))
