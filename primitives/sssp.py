@@ -107,11 +107,12 @@ def _check_non_negative(graph: fr.Graph) -> None:
     """ValueError naming the first arc of negative weight, if there is one."""
     if graph.weights is None or graph.weights.dtype.kind == "u":
         return
-    negative = graph.xp.flatnonzero(graph.weights < 0)
+    xp = graph.xp
+    negative = xp.flatnonzero(graph.weights < 0)
     if len(negative):
-        arc = int(negative[0])
-        tail = int(graph.xp.searchsorted(graph.offsets, arc, side="right")) - 1
-        head, weight = int(graph.columns[arc]), graph.weights[arc].item()
+        arc = negative[:1]
+        tail = int(xp.searchsorted(graph.offsets, arc, side="right")[0]) - 1
+        head, weight = int(graph.columns[arc][0]), graph.weights[arc][0].item()
         raise ValueError(f"edge ({tail}, {head}) has weight {weight}: "
                          "sssp needs non-negative weights")
 
