@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
+from frontier.validate import graph500_bfs
 from primitives import bfs, dobfs
 
 DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
@@ -30,7 +31,9 @@ def oracle_depths(graph, nodes, source) -> np.ndarray:
 
 
 def assert_bfs_tree(G: fr.Graph, source: int, depth, predecessor) -> None:
-    """Each reached vertex but the source hangs off an edge from one level up."""
+    """Each reached vertex but the source hangs off an edge from one level up,
+    and the Graph500 checks pass."""
+    graph500_bfs(G, source, depth, predecessor)
     depth, predecessor = fr.to_numpy(depth), fr.to_numpy(predecessor)
     n = G.num_vertices
     assert depth[source] == 0 and predecessor[source] == -1
