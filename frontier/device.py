@@ -75,7 +75,8 @@ class Device:
         return contextlib.nullcontext()
 
     def asarray(self, values, dtype=None):
-        """Copy ``values`` (NumPy, CuPy or a sequence) onto this device."""
+        """``values`` (NumPy, CuPy or a sequence) as an array on this device; no copy
+        is made when they are already there with the right dtype."""
         if self.kind == "cpu":
             return np.asarray(to_numpy(values), dtype=dtype)
         with _cupy().cuda.Device(self.index):
@@ -150,6 +151,9 @@ def resolve_devices(devices) -> list[Device]:
         if gpu_count() >= count and os.environ.get("FRONTIER_DEVICE", "cuda").startswith("cuda"):
             return [Device("cuda", i) for i in range(count)]
         return [Device("cpu", i) for i in range(count)]
+    if isinstance(devices, (bool, float)) or not hasattr(devices, "__iter__"):
+        raise ValueError(f"devices={devices!r}: expected None, a count, a device name "
+                         "or a list of names")
     resolved = [get_device(d) for d in devices]
     if not resolved:
         raise ValueError("devices=[]: need at least one device")
