@@ -44,6 +44,7 @@ class Brandes(fr.Primitive):
     """Brandes over BFS levels (unweighted shortest paths)."""
 
     communicate = {"depth": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+    first_phase = "forward"
 
     def setup(self):
         self.sources = list(self.params["sources"])
@@ -67,11 +68,11 @@ class Brandes(fr.Primitive):
         self.sigma[self.source] = 1.0
         self.levels = []     # frontiers of the forward pass, popped by the backward pass
         self.finished = []   # ids of the levels whose dependencies are final
-        self.phase = "forward"
-        self.start()
+        self.phase = self.first_phase
+        self.mark_source()
         return self.frontier_of([self.source])
 
-    def start(self):
+    def mark_source(self):
         self.depth[self.source] = 0
 
     def step(self, frontier, iteration):
@@ -140,15 +141,16 @@ class WeightedBrandes(Brandes):
     """Brandes over the shortest-path DAG of positive edge weights."""
 
     communicate = {"distance": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+    first_phase = "distance"
 
     def setup(self):
         super().setup()
         self.distance = self.vertex_array(np.inf, np.float64)
-        self.pending = self.vertex_array(0, np.int64)  # tight in-edges not yet walked
+        # Tight in-edges not yet walked; int32 because GPU atomic adds take it.
+        self.pending = self.vertex_array(0, np.int32)
 
-    def start(self):
+    def mark_source(self):
         self.distance[self.source] = 0.0
-        self.phase = "distance"
 
     def step(self, frontier, iteration):
         if self.phase == "distance":
@@ -163,7 +165,7 @@ class WeightedBrandes(Brandes):
             return improved.unique()
         reached = fr.Frontier.from_mask(self.xp.isfinite(self.distance))
         self.pending[reached.ids] = fr.neighbor_reduce(
-            self.graph, self.tight_edges, "sum", vertices=reached, dtype=np.int64)
+            self.graph, self.tight_edges, "sum", vertices=reached, dtype=np.int32)
         self.phase = "forward"
         return self.frontier_of([self.source])
 
@@ -172,7 +174,7 @@ class WeightedBrandes(Brandes):
         return self.distance[src] + weight == self.distance[dst]
 
     def tight_edges(self, src, dst, edge, weight):
-        return self.tight(src, dst, edge, weight).astype(np.int64)
+        return self.tight(src, dst, edge, weight).astype(np.int32)
 
     def next_level(self, frontier):
         pending = self.pending

@@ -61,7 +61,7 @@ class PageRank(fr.Primitive):
         previous = self.rank
         spread = fr.functors.SourceValue(previous * self.share, weighted=self.weighted)
         self.incoming = fr.neighbor_reduce(self.graph, spread, "sum")
-        dangling_mass = previous[self.dangling].sum()
+        dangling_mass = self.xp.where(self.dangling, previous, 0.0).sum()
         self.rank = (self.alpha * (self.incoming + dangling_mass * self.dangling_weights)
                      + (1 - self.alpha) * self.teleport)
         self.change = self.xp.abs(self.rank - previous).sum()
