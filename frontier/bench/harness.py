@@ -1,0 +1,285 @@
+"""The benchmark run: build the graph, pick roots, time every primitive and
+its peers, and turn each measurement into a record.
+
+Per workload: ``warmup`` untimed runs (kernel compilation, memory-pool
+growth), then ``repeat`` timed runs from each root (one set for whole-graph
+primitives) whose median is the root's time, then one untimed run under the
+memory counter. Every output, warm-up and memory runs included, is checked
+outside the timed region: BFS by Graph500 validation, SSSP against the edges.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+import frontier as fr
+
+from ..device import Device, to_numpy
+from ..graph import Graph
+from ..progress import Progress
+from .checks import check_distances
+from .measure import harmonic_mean, median, peak_device_bytes, timer, traversed_edges
+from .peers import PeerInputs, covering, peer_workload, select_peers, skip_reason
+from .workload import PAGERANK_OPTIONS, Outcome, Workload
+
+#: command-line name -> name in :mod:`primitives`
+PRIMITIVES = {"bfs": "bfs", "dobfs": "dobfs", "sssp": "sssp", "cc": "connected_components",
+              "bc": "betweenness_centrality", "pagerank": "pagerank"}
+TRAVERSALS = ("bfs", "dobfs", "sssp")
+#: Graph500 SSSP weights for generated graphs
+SSSP_WEIGHTS = (1, 64)
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """Where the benchmark graph comes from: exactly one of a Kronecker
+    ``scale``, a ``grid`` shape ``(rows, cols)`` or a file ``path``."""
+
+    scale: int | None = None
+    edgefactor: int = 16
+    grid: tuple[int, int] | None = None
+    path: str | None = None
+
+    @property
+    def name(self) -> str:
+        """``kronecker-22-16``, ``grid-4096x4096`` or the file name."""
+        if self.scale is not None:
+            return f"kronecker-{self.scale}-{self.edgefactor}"
+        if self.grid is not None:
+            return f"grid-{self.grid[0]}x{self.grid[1]}"
+        return self.path.replace("\\", "/").rsplit("/", 1)[-1]
+
+    def build(self, device: Device, seed: int, weighted: bool) -> Graph:
+        """The graph on ``device``; generated graphs get Graph500 SSSP weights
+        (uniform in 1..64) when ``weighted``, files keep their own."""
+        weights = SSSP_WEIGHTS if weighted else None
+        if self.scale is not None:
+            return fr.generators.kronecker(self.scale, self.edgefactor, seed=seed,
+                                           weights=weights, device=device)
+        if self.grid is not None:
+            return fr.generators.grid(*self.grid, weights=weights, seed=seed, device=device)
+        return fr.read_graph(self.path, device=device)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to time and how often (see ``frontier bench --help``)."""
+
+    primitives: tuple[str, ...] = tuple(PRIMITIVES)
+    peers: str = "auto"
+    roots: int = 8
+    repeat: int = 3
+    warmup: int = 1
+    seed: int = 0
+
+    def __post_init__(self):
+        unknown = [p for p in self.primitives if p not in PRIMITIVES]
+        if unknown:
+            raise ValueError(f"unknown primitive {unknown[0]!r}: choose from "
+                             f"{', '.join(PRIMITIVES)}")
+        for name in ("roots", "repeat"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}={getattr(self, name)}: need at least 1")
+        if self.warmup < 0:
+            raise ValueError(f"warmup={self.warmup}: cannot be negative")
+        select_peers(self.peers)
+
+
+def pick_roots(graph: Graph, count: int, seed: int) -> list[int]:
+    """``count`` distinct random vertices with out-edges (all of them if fewer).
+
+    Raises
+    ------
+    ValueError
+        If no vertex has an out-edge.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> G = fr.Graph.from_edges([0, 2], [2, 3], num_vertices=5, device="cpu")
+    >>> sorted(pick_roots(G, 8, seed=0))
+    [0, 2, 3]
+    """
+    candidates = np.flatnonzero(to_numpy(graph.out_degree()) > 0)
+    if len(candidates) == 0:
+        raise ValueError(f"{graph} has no edges: there is no root to traverse from")
+    chosen = np.random.default_rng(seed).choice(candidates, min(count, len(candidates)),
+                                                replace=False)
+    return [int(v) for v in chosen]
+
+
+def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
+    """The Frontier primitive ``primitive`` (a command-line name) as a workload."""
+    import primitives
+
+    function = getattr(primitives, PRIMITIVES[primitive])
+    storage = graph.storage_bytes
+    if primitive in ("bfs", "dobfs"):
+        def inspect_tree(result, root):
+            fr.validate.graph500_bfs(graph, root, result.depth, result.predecessor)
+            return Outcome(reached=result.depth >= 0)
+
+        return Workload(primitive, "frontier", graph, graph.device,
+                        lambda root: function(graph, source=root), inspect_tree, True,
+                        storage, "graph500")
+    if primitive == "sssp":
+        def inspect_distances(result, root):
+            check_distances(graph, root, result.distance)
+            return Outcome(reached=graph.xp.isfinite(result.distance))
+
+        return Workload(primitive, "frontier", graph, graph.device,
+                        lambda root: function(graph, source=root), inspect_distances, True,
+                        storage, "distances")
+    options = {"bc": {"k": 1, "seed": seed}, "pagerank": PAGERANK_OPTIONS}.get(primitive, {})
+    return Workload(primitive, "frontier", graph, graph.device,
+                    lambda _: function(graph, **options),
+                    lambda result, _: Outcome(iterations=result.iterations), False, storage)
+
+
+def measure(work: Workload, roots: list[int], settings: Settings,
+            report: Callable[[str], None]) -> dict:
+    """Time one workload; the measured fields of its record.
+
+    Returns
+    -------
+    dict
+        ``time_ms`` (median over roots of each root's median), ``gteps``
+        (harmonic mean over roots of traversed edges / time, in 1e9/s) and
+        ``gteps_median`` for traversals, ``times_ms`` per root, ``roots``,
+        ``iterations`` and ``ms_per_iteration`` for whole-graph primitives,
+        ``peak_bytes``, ``graph_bytes``, ``validation`` and ``checked_runs``.
+    """
+    sources = roots if work.rooted else [None]
+    clock = timer(work.device)
+    degree = None
+    if work.rooted:
+        degree = work.graph.out_degree() if work.graph.directed else work.graph.degree()
+    checked = 0
+    for _ in range(settings.warmup):
+        work.inspect(work.run(sources[0]), sources[0])
+        checked += 1
+    times_ms, rates, iterations = [], [], None
+    for source in sources:
+        runs = []
+        for _ in range(settings.repeat):
+            output, ms = clock(functools.partial(work.run, source))
+            outcome = work.inspect(output, source)
+            del output
+            checked += 1
+            runs.append(ms)
+        times_ms.append(median(runs))
+        iterations = outcome.iterations
+        line = f"{work.primitive} {work.implementation}"
+        if source is not None:
+            line += f" root {source}"
+        line += f": {times_ms[-1]:.3f} ms"
+        if outcome.reached is not None:
+            edges = traversed_edges(work.graph, outcome.reached, degree)
+            rates.append(edges / (times_ms[-1] / 1e3))
+            line += f", {edges} edges, {rates[-1] / 1e9:.4f} GTEPS"
+        report(line + (f", {work.validation} valid" if work.validation else ""))
+    output, peak = peak_device_bytes(work.device, functools.partial(work.run, sources[0]))
+    work.inspect(output, sources[0])
+    checked += 1
+    time_ms = median(times_ms)
+    return {
+        "time_ms": time_ms,
+        "gteps": harmonic_mean(rates) / 1e9 if rates else None,
+        "gteps_median": median(rates) / 1e9 if rates else None,
+        "times_ms": times_ms,
+        "roots": roots if work.rooted else None,
+        "iterations": iterations,
+        "ms_per_iteration": time_ms / iterations if iterations else None,
+        "peak_bytes": peak,
+        "graph_bytes": work.graph_bytes(),
+        "validation": work.validation,
+        "checked_runs": checked,
+    }
+
+
+def run_bench(spec: GraphSpec, settings: Settings, device: Device,
+              emit: Callable[[dict], None], progress: Progress) -> bool:
+    """Run the benchmark; ``emit`` receives each record as soon as it exists.
+
+    Each record holds the graph fields (``graph``, ``scale``, ``edgefactor``,
+    ``vertices``, ``edges``, ``directed``, ``weighted``, ``graph_build_s``),
+    ``primitive``, ``implementation``, ``device``, ``num_devices``,
+    ``status`` (``ok``, ``skipped`` or ``failed``, with ``reason``) and the
+    fields of :func:`measure` (``None`` unless ``ok``).
+
+    Returns
+    -------
+    bool
+        True when no measurement failed. A failure (a wrong answer, an
+        exception) is recorded and reported, and the run goes on.
+    """
+    from .records import describe_device
+
+    peer_names, explicit = select_peers(settings.peers)
+    graphs: dict[bool, tuple[Graph, float, PeerInputs]] = {}
+
+    def graph_for(weighted: bool) -> tuple[Graph, float, PeerInputs]:
+        key = weighted and spec.path is None  # a file keeps its own weights: one graph
+        if key not in graphs:
+            progress.phase(f"building {spec.name}{' with weights' if key else ''}")
+            start = progress.elapsed()
+            graph = spec.build(device, settings.seed, key)
+            device.synchronize()
+            graphs[key] = (graph, progress.elapsed() - start, PeerInputs(graph))
+            progress.phase(f"built {graph}")
+        return graphs[key]
+
+    def record(work_graph: Graph, build_s: float, primitive: str, implementation: str,
+               on: Device, **fields) -> dict:
+        return {"primitive": primitive, "implementation": implementation, "graph": spec.name,
+                "scale": spec.scale, "edgefactor": spec.edgefactor if spec.scale else None,
+                "vertices": work_graph.num_vertices, "edges": work_graph.num_edges,
+                "directed": work_graph.directed, "weighted": work_graph.is_weighted,
+                "graph_build_s": round(build_s, 3), "device": describe_device(on),
+                "num_devices": 1, **fields}
+
+    def timed(build: Callable[[], Workload], graph: Graph, build_s: float, primitive: str,
+              implementation: str, on: Device) -> bool:
+        progress.phase(f"{primitive} {implementation}")
+        try:
+            work = build()
+            fields = {"status": "ok", "reason": None, **measure(work, roots, settings,
+                                                                  progress.phase)}
+        except Exception as error:  # recorded, reported, and the run's exit status says so
+            progress.phase(f"{primitive} {implementation} FAILED:\n{traceback.format_exc()}")
+            emit(record(graph, build_s, primitive, implementation, on, status="failed",
+                        reason=f"{type(error).__name__}: {error}"))
+            return False
+        emit(record(work.graph, build_s, primitive, implementation, work.device, **fields))
+        return True
+
+    graph, _, _ = graph_for(False)
+    roots = []
+    if any(primitive in TRAVERSALS for primitive in settings.primitives):
+        roots = pick_roots(graph, settings.roots, settings.seed)
+        progress.phase(f"roots {roots}")
+    ok, peered = True, set()
+    for primitive in settings.primitives:
+        weighted = primitive == "sssp"
+        graph, build_s, inputs = graph_for(weighted)
+        ok &= timed(functools.partial(frontier_workload, primitive, graph, settings.seed),
+                    graph, build_s, primitive, "frontier", device)
+        group = "bfs" if primitive == "dobfs" else primitive
+        for name in covering(group, peer_names) if group not in peered else []:
+            reason = skip_reason(name, graph, explicit)
+            if reason:
+                progress.phase(f"{group} {name} skipped: {reason}")
+                emit(record(graph, build_s, group, name, device, status="skipped",
+                            reason=reason))
+                continue
+            on = device if name in ("cusparse-spmv", "cupy-frontier") else fr.get_device("cpu")
+            ok &= timed(functools.partial(peer_workload, name, group, inputs, settings.seed),
+                        graph, build_s, group, name, on)
+        peered.add(group)
+        graphs.pop(True, None)  # free a weighted copy for the primitives after it
+    return ok

@@ -1,0 +1,68 @@
+"""One thing to time: a primitive or a peer, bound to a graph and a device."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..device import Device
+from ..graph import Graph
+
+
+@dataclass
+class Outcome:
+    """What a checked run tells the harness: the reached vertices of a
+    traversal (a boolean array on the workload graph's device) and the
+    number of iterations, where the implementation reports them."""
+
+    reached: Any = None
+    iterations: int | None = None
+
+
+@dataclass
+class Workload:
+    """A timed call and the check of its output.
+
+    Attributes
+    ----------
+    primitive : str
+        The benchmark's primitive name (``bfs``, ``dobfs``, ``sssp``, ``cc``,
+        ``bc``, ``pagerank``).
+    implementation : str
+        ``frontier`` or a peer's name.
+    graph : Graph
+        The graph the call runs on, on ``device`` (traversed edges are counted
+        on it).
+    device : Device
+        Where the call runs: it picks the clock and the memory counter.
+    run : callable
+        ``run(root)`` for rooted workloads, ``run(None)`` otherwise; the only
+        code inside the timed region.
+    inspect : callable
+        ``inspect(output, root) -> Outcome``: checks the output (raising on a
+        wrong answer) and reports what it reached. Never timed.
+    rooted : bool
+        True for traversals timed from each root (BFS, SSSP).
+    graph_bytes : callable
+        ``graph_bytes()``: bytes of the representation the call reads, or
+        ``None`` where unknown; asked after the runs, since a run may build
+        more of it (the CSC of a directed graph).
+    validation : str or None
+        The name of the check ``inspect`` applies, recorded with the result.
+    """
+
+    primitive: str
+    implementation: str
+    graph: Graph
+    device: Device
+    run: Callable[[int | None], Any]
+    inspect: Callable[[Any, int | None], Outcome]
+    rooted: bool
+    graph_bytes: Callable[[], int | None]
+    validation: str | None = None
+
+
+#: PageRank settings of every implementation timed (NetworkX's defaults, with
+#: room to converge: the time per iteration is reported as well)
+PAGERANK_OPTIONS = {"alpha": 0.85, "tol": 1e-6, "max_iter": 1000}

@@ -1,0 +1,293 @@
+"""The benchmark harness: statistics, checks, peers, records and ``frontier bench``."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import edge_lists
+
+import frontier as fr
+from frontier.bench import checks, measure, peers, records
+from frontier.bench.harness import pick_roots
+from frontier.cli import main
+from frontier.device import to_numpy
+from frontier.validate import BFSValidationError
+from primitives import bfs
+
+with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+# statistics ---------------------------------------------------------------------------
+
+
+def test_harmonic_mean_known_values():
+    assert measure.harmonic_mean([1.0, 2.0, 4.0]) == pytest.approx(3 / (1 + 1 / 2 + 1 / 4))
+    assert measure.harmonic_mean([5.0, 5.0, 5.0]) == pytest.approx(5.0)
+    # One slow root dominates, as the Graph500 statistic intends.
+    assert measure.harmonic_mean([1.0, 1000.0]) == pytest.approx(2000 / 1001)
+
+
+@given(st.lists(st.floats(1e-3, 1e12), min_size=1, max_size=20))
+def test_harmonic_mean_between_min_and_arithmetic_mean(values):
+    mean = measure.harmonic_mean(values)
+    assert min(values) * (1 - 1e-9) <= mean <= np.mean(values) * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("values", [[], [1.0, 0.0], [2.0, -1.0]])
+def test_harmonic_mean_rejects_empty_and_non_positive(values):
+    with pytest.raises(ValueError):
+        measure.harmonic_mean(values)
+
+
+def test_median():
+    assert measure.median([3.0, 1.0, 2.0]) == 2.0
+    assert measure.median([4.0, 1.0, 2.0, 3.0]) == 2.5
+    with pytest.raises(ValueError):
+        measure.median([])
+
+
+def test_traversed_edges_counts_the_reached_component(device):
+    # component {0, 1, 2} has 3 edges and a self loop on 2; component {3, 4} one edge
+    G = fr.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 2, 4], device=device)
+    xp = G.xp
+    assert measure.traversed_edges(G, xp.asarray([True, True, True, False, False])) == 4
+    assert measure.traversed_edges(G, xp.asarray([False, False, False, True, True])) == 1
+    D = fr.Graph.from_edges([0, 1, 1, 3], [1, 0, 2, 0], directed=True, device=device)
+    assert measure.traversed_edges(D, xp.asarray([True, True, True, False])) == 3
+    with pytest.raises(ValueError, match="one per vertex"):
+        measure.traversed_edges(G, xp.asarray([True]))
+
+
+def test_timer_and_peak_memory(device):
+    dev = fr.get_device(device)
+    value, ms = measure.timer(dev)(lambda: time.sleep(0.02) or 7)
+    assert value == 7 and ms >= 19.0
+    array, peak = measure.peak_device_bytes(dev, lambda: dev.xp.ones(2**18, dtype=np.float32))
+    if dev.is_gpu:
+        assert peak >= array.nbytes
+    else:
+        assert peak is None
+
+
+def test_pick_roots():
+    G = fr.Graph.from_edges([0, 2, 5], [2, 3, 6], num_vertices=9, directed=True, device="cpu")
+    roots = pick_roots(G, 2, seed=3)
+    assert len(set(roots)) == 2 and set(roots) <= {0, 2, 5}
+    assert roots == pick_roots(G, 2, seed=3)
+    assert sorted(pick_roots(G, 8, seed=3)) == [0, 2, 5]
+    with pytest.raises(ValueError, match="no edges"):
+        pick_roots(fr.Graph.from_edges([], [], num_vertices=3, device="cpu"), 2, seed=0)
+
+
+# checks -------------------------------------------------------------------------------
+
+
+def test_depth_from_parent():
+    parent = np.array([-1, 0, 1, -1, 2, 1])
+    assert checks.depth_from_parent(parent, 0).tolist() == [0, 1, 2, -1, 3, 2]
+    with pytest.raises(ValueError, match="cycle|ends at"):
+        checks.depth_from_parent(np.array([-1, 2, 3, 1]), 0)
+    with pytest.raises(ValueError, match="ends at vertex 2"):
+        checks.depth_from_parent(np.array([-1, 2, -1]), 0)
+
+
+def test_parent_from_depth_validates_only_true_depths(device):
+    G = fr.Graph.from_edges([0, 0, 1, 2, 4], [1, 2, 3, 3, 5], device=device)
+    xp = G.xp
+    depth = xp.asarray([0, 1, 1, 2, -1, -1], dtype=np.int32)
+    parent = checks.parent_from_depth(G, depth)
+    assert to_numpy(parent)[:4].tolist()[:3] == [-1, 0, 0]
+    assert int(parent[3]) in (1, 2)
+    fr.validate.graph500_bfs(G, 0, depth, parent)
+    wrong = xp.asarray([0, 1, 1, 3, -1, -1], dtype=np.int32)
+    with pytest.raises(BFSValidationError):
+        fr.validate.graph500_bfs(G, 0, wrong, checks.parent_from_depth(G, wrong))
+
+
+@given(edge_lists(weighted=False), st.data())
+def test_check_distances_accepts_dijkstra_and_rejects_changes(edges, data):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    weights = rng.uniform(0.5, 10.0, len(edges.src))
+    G = fr.Graph.from_edges(edges.src, edges.dst, weights, edges.num_vertices, edges.directed,
+                            device="cpu")
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    matrix = peers.PeerInputs(G).scipy_matrix
+    distance = csgraph.dijkstra(matrix, directed=True, indices=source)
+    checks.check_distances(G, source, distance)
+    others = np.flatnonzero(np.arange(G.num_vertices) != source)
+    if len(others):
+        v = data.draw(st.sampled_from(others.tolist()))
+        changed = distance.copy()
+        changed[v] = 0.25 if np.isinf(distance[v]) else distance[v] * 1.5 + 0.1
+        with pytest.raises(ValueError, match=r"distance\["):
+            checks.check_distances(G, source, changed)
+
+
+# peers --------------------------------------------------------------------------------
+
+
+@with_device
+@given(edge_lists(weighted=False), st.data())
+def test_bfs_peers_match_networkx(device, edges, data):
+    G = edges.graph(device)
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    lengths = nx.single_source_shortest_path_length(edges.networkx(), source)
+    expected = np.full(G.num_vertices, -1)
+    expected[list(lengths)] = list(lengths.values())
+
+    depth = peers.spmv_bfs(peers.PeerInputs(G).transposed_matrix, source)
+    assert to_numpy(depth).tolist() == expected.tolist()
+    depth, parent = peers.frontier_bfs(G.offsets, G.columns, source)
+    assert to_numpy(depth).tolist() == expected.tolist()
+    fr.validate.graph500_bfs(G, source, depth, parent)
+
+
+def test_select_peers_and_skip_reasons():
+    assert peers.select_peers("auto") == (list(peers.PEERS), False)
+    assert peers.select_peers("none") == ([], True)
+    with pytest.raises(ValueError, match="unknown peer 'gunrock'"):
+        peers.select_peers("scipy-csgraph,gunrock")
+    small = fr.Graph.from_edges([0], [1], device="cpu")
+    assert "CUDA" in peers.skip_reason("cupy-frontier", small, explicit=True)
+    assert peers.skip_reason("networkx", small, explicit=False) is None
+    big = fr.Graph.from_edges([0], [2**20], device="cpu")
+    assert "2^16" in peers.skip_reason("networkx", big, explicit=True)
+    assert "auto" in peers.skip_reason("scipy-csgraph", big, explicit=False)
+    assert peers.skip_reason("scipy-csgraph", big, explicit=True) is None
+    assert peers.covering("bc", ["scipy-csgraph", "networkx"]) == ["networkx"]
+
+
+# the command --------------------------------------------------------------------------
+
+
+def run_bench(tmp_path, capsys, *arguments):
+    status = main(["bench", *arguments, "--results", str(tmp_path / "results"),
+                   "--markdown", str(tmp_path / "bench.md")])
+    files = sorted((tmp_path / "results").glob("*.json"))
+    return status, files, capsys.readouterr()
+
+
+def test_bench_kronecker_writes_complete_records(tmp_path, capsys, device):
+    status, files, output = run_bench(tmp_path, capsys, "--kronecker", "8", "--roots", "2",
+                                      "--repeat", "1", "--device", device)
+    assert status == 0
+    assert len(files) == 1 and device.replace(":", "") in files[0].name
+    found = json.loads(files[0].read_text())
+    for record in found:
+        assert set(records.REQUIRED_FIELDS) <= set(record)
+        assert record["status"] in ("ok", "skipped"), record
+    by_name = {(r["primitive"], r["implementation"]): r for r in found}
+    assert {p for p, i in by_name if i == "frontier"} == \
+        {"bfs", "dobfs", "sssp", "cc", "bc", "pagerank"}
+    for name in ("scipy-csgraph", "networkx"):
+        assert by_name[("bfs", name)]["status"] == "ok"
+    gpu_peer = by_name[("bfs", "cusparse-spmv")]
+
+    first = by_name[("bfs", "frontier")]
+    assert first["graph"] == "kronecker-8-16" and first["scale"] == 8
+    assert first["vertices"] == 256 and first["num_devices"] == 1
+    assert first["validation"] == "graph500" and first["checked_runs"] == 2 + 1 + 1
+    assert first["command"].startswith("frontier bench --kronecker 8 --edgefactor 16")
+    assert f"--device {device}" in first["command"]
+    # the statistic, recomputed from the recorded per-root times
+    G = fr.generators.kronecker(8, 16, seed=0, device="cpu")
+    rates = []
+    for root, ms in zip(first["roots"], first["times_ms"], strict=True):
+        reached = bfs(G, source=root).depth >= 0
+        rates.append(measure.traversed_edges(G, reached) / (ms / 1e3))
+    assert first["gteps"] == pytest.approx(measure.harmonic_mean(rates) / 1e9)
+    assert first["gteps_median"] == pytest.approx(np.median(rates) / 1e9)
+    assert first["graph_bytes"] == G.storage_bytes()
+
+    pagerank = by_name[("pagerank", "frontier")]
+    assert pagerank["iterations"] > 1
+    assert pagerank["ms_per_iteration"] == pytest.approx(pagerank["time_ms"] /
+                                                         pagerank["iterations"])
+    assert by_name[("sssp", "frontier")]["weighted"] is True
+    assert by_name[("sssp", "scipy-csgraph")]["validation"] == "distances"
+
+    if device == "cpu":
+        assert first["peak_bytes"] is None
+        assert gpu_peer["status"] == "skipped" and "CUDA" in gpu_peer["reason"]
+        assert gpu_peer["time_ms"] is None
+    else:
+        # at least the depth and predecessor arrays of the result
+        assert first["peak_bytes"] >= 8 * first["vertices"]
+        for name in peers.GPU_PEERS:
+            peer = by_name[("bfs", name)]
+            assert peer["status"] == "ok" and peer["gteps"] > 0
+            assert peer["peak_bytes"] >= 4 * peer["vertices"] and peer["graph_bytes"] > 0
+    assert "kronecker-8-16" in output.out and "GTEPS hmean" in output.out
+    assert "bfs frontier root" in output.err
+    markdown = (tmp_path / "bench.md").read_text()
+    assert "| bfs | frontier |" in markdown and first["command"] in markdown
+    assert records.read_records(files) == found
+
+
+def test_bench_grid_with_named_peers_and_json(tmp_path, capsys):
+    status, files, output = run_bench(
+        tmp_path, capsys, "--grid", "4x5", "--primitives", "bfs,sssp", "--peers",
+        "scipy-csgraph", "--roots", "3", "--repeat", "2", "--warmup", "0", "--device", "cpu",
+        "--json")
+    assert status == 0
+    lines = [json.loads(line) for line in output.out.splitlines()]
+    assert [(r["primitive"], r["implementation"]) for r in lines] == [
+        ("bfs", "frontier"), ("bfs", "scipy-csgraph"), ("sssp", "frontier"),
+        ("sssp", "scipy-csgraph")]
+    assert all(r["graph"] == "grid-4x5" and r["scale"] is None and r["vertices"] == 20
+               for r in lines)
+    assert all(len(r["roots"]) == 3 and r["checked_runs"] == 3 * 2 + 1 for r in lines)
+
+
+def test_bench_records_a_wrong_peer_answer_and_fails(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(nx, "single_source_shortest_path_length", lambda g, root: {root: 0})
+    status, files, output = run_bench(tmp_path, capsys, "--kronecker", "6", "--primitives",
+                                      "bfs", "--peers", "networkx", "--roots", "2",
+                                      "--repeat", "1", "--device", "cpu")
+    assert status == 1
+    found = {r["implementation"]: r for r in json.loads(files[0].read_text())}
+    assert found["frontier"]["status"] == "ok"
+    assert found["networkx"]["status"] == "failed"
+    assert "BFSValidationError" in found["networkx"]["reason"]
+    assert "FAILED" in output.err
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--kronecker", "6", "--primitives", "bfs,tc"], "unknown primitive 'tc'"),
+    (["--kronecker", "6", "--peers", "gunrock"], "unknown peer 'gunrock'"),
+    (["--kronecker", "6", "--roots", "0"], "roots=0"),
+    (["--graph", "no/such/file.mtx"], "no/such/file.mtx"),
+])
+def test_bench_rejects_bad_arguments(tmp_path, capsys, arguments, message):
+    assert main(["bench", *arguments, "--device", "cpu", "--results", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bench_rejects_a_bad_grid_shape(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--grid", "4by5"])
+    assert "ROWSxCOLS" in capsys.readouterr().err
+
+
+def test_records_tabulate_and_reject_incomplete_files(tmp_path, capsys):
+    record = records.make_record(primitive="cc", implementation="frontier", graph="g",
+                                 device="cpu (x)", status="ok", time_ms=1.0, date="d",
+                                 command="frontier bench --grid 2x2")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps([record]))
+    assert records.main([str(good)]) == 0
+    assert "frontier" in capsys.readouterr().out
+    assert records.main(["--markdown", str(good)]) == 0
+    assert "`frontier bench --grid 2x2`" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"primitive": "cc"}]))
+    with pytest.raises(ValueError, match="lacks the field"):
+        records.read_records([bad])
+    with pytest.raises(ValueError, match="unknown record field 'speed'"):
+        records.make_record(speed=1)
