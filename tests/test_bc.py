@@ -5,6 +5,7 @@ dataset and bad input."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import networkx as nx
@@ -124,6 +125,15 @@ def test_k_equal_to_n_ignores_seed():
     full = fr.to_numpy(betweenness_centrality(G).centrality)
     sampled = fr.to_numpy(betweenness_centrality(G, k=len(g), seed=1).centrality)
     np.testing.assert_array_equal(full, sampled)
+
+
+@pytest.mark.parametrize("make_seed", [random.Random, np.random.default_rng])
+def test_seed_generators_sample_like_networkx(make_seed):
+    g = nx.les_miserables_graph()
+    G = fr.Graph.from_networkx(g, device="cpu")
+    result = betweenness_centrality(G, k=5, seed=make_seed(11), endpoints=True)
+    expected = nx.betweenness_centrality(g, k=5, seed=make_seed(11), endpoints=True)
+    assert_centrality(result, expected, list(g))
 
 
 def test_empty_graph():
