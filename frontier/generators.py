@@ -121,8 +121,8 @@ def kronecker(scale: int, edgefactor: int = 16, seed: int = 0, *,
     >>> G.num_vertices, G.directed
     (1024, False)
     """
-    return rmat(scale, edgefactor, a=GRAPH500_A, b=GRAPH500_B, c=GRAPH500_C, seed=seed,
-                weights=weights, device=device, progress=progress)
+    return _graph("kronecker", scale, edgefactor, (GRAPH500_A, GRAPH500_B, GRAPH500_C), seed,
+                  False, weights, device, progress)
 
 
 def rmat(scale: int, edgefactor: int = 16, *, a: float, b: float, c: float, seed: int = 0,
@@ -158,24 +158,8 @@ def rmat(scale: int, edgefactor: int = 16, *, a: float, b: float, c: float, seed
     >>> G.num_vertices, G.directed
     (256, True)
     """
-    scale, edgefactor = _check_size(scale, edgefactor)
-    _check_probabilities(a, b, c)
-    low_high = _check_weights(weights)
-    dev = get_device(device)
-    reporter = Progress(f"rmat scale {scale}", progress)
-    xp = dev.xp
-    with dev.activate():
-        rng = xp.random.default_rng(seed)
-        m = edgefactor << scale
-        src, dst = _kronecker(xp, rng, scale, m, (a, b, c), reporter)
-        # One weight per input edge: symmetrization then gives both arcs the same one.
-        edge_weights = None if low_high is None else rng.integers(
-            low_high[0], low_high[1], size=m, dtype=np.int32, endpoint=True)
-        reporter.phase("building CSR", total=m, unit="edges")
-        G = Graph.from_edges(src, dst, edge_weights, 1 << scale, directed, deduplicate=True,
-                             remove_self_loops=True, device=dev)
-    reporter.finish(f"{G!r}")
-    return G
+    return _graph("rmat", scale, edgefactor, (a, b, c), seed, directed, weights, device,
+                  progress)
 
 
 def grid(rows: int, cols: int, *, weights: tuple[int, int] | None = None, seed: int = 0,
@@ -226,6 +210,29 @@ def grid(rows: int, cols: int, *, weights: tuple[int, int] | None = None, seed: 
 
 
 # helpers -----------------------------------------------------------------------------
+
+
+def _graph(name, scale, edgefactor, probabilities, seed, directed, weights, device,
+           progress) -> Graph:
+    """The R-MAT edge list as a graph without duplicates or self loops."""
+    scale, edgefactor = _check_size(scale, edgefactor)
+    _check_probabilities(*probabilities)
+    low_high = _check_weights(weights)
+    dev = get_device(device)
+    reporter = Progress(f"{name} scale {scale}", progress)
+    xp = dev.xp
+    with dev.activate():
+        rng = xp.random.default_rng(seed)
+        m = edgefactor << scale
+        src, dst = _kronecker(xp, rng, scale, m, probabilities, reporter)
+        # One weight per input edge: symmetrization then gives both arcs the same one.
+        edge_weights = None if low_high is None else rng.integers(
+            low_high[0], low_high[1], size=m, dtype=np.int32, endpoint=True)
+        reporter.phase("building CSR", total=m, unit="edges")
+        G = Graph.from_edges(src, dst, edge_weights, 1 << scale, directed, deduplicate=True,
+                             remove_self_loops=True, device=dev)
+    reporter.finish(f"{G!r}")
+    return G
 
 
 def _kronecker(xp, rng, scale: int, m: int, probabilities, reporter):

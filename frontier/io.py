@@ -156,12 +156,21 @@ def write_graph(G: Graph, path) -> None:
     if G.weights is not None:
         arrays["weights"] = to_numpy(G.weights)
     if G.node_labels is not None:
-        labels = np.asarray(G.node_labels)
-        if labels.dtype.kind not in "biufU":
-            raise ValueError(f"node labels of dtype {labels.dtype} cannot be stored in .npz: "
-                             "they must be all numbers or all strings")
-        arrays["node_labels"] = labels
+        arrays["node_labels"] = _labels_array(G.node_labels)
     np.savez(path, **arrays)
+
+
+def _labels_array(labels) -> np.ndarray:
+    """Node labels as a plain NumPy array that reads back equal to ``labels``."""
+    try:
+        array = np.asarray(labels)
+    except ValueError:
+        array = None
+    # The round trip catches mixed types that NumPy would silently turn into strings.
+    if array is None or array.dtype.kind not in "biufU" or array.tolist() != list(labels):
+        raise ValueError("node labels cannot be stored in .npz: they must be all "
+                         f"numbers or all strings, got {list(labels)[:5]!r}...")
+    return array
 
 
 # text parsing ------------------------------------------------------------------------
@@ -316,7 +325,9 @@ def _matrix_market(text: _Text, directed):
     size_line = size_candidates[0]
     what = "a size line 'rows columns entries' of 3 integers"
     rows, cols, declared = text.integers(size_line, text.tokens_of(size_line, 3, what), what)
-    if rows != cols or min(rows, cols, declared) < 0:
+    if min(rows, cols, declared) < 0:
+        text.fail(size_line, f"sizes must not be negative, got {rows} {cols} {declared}")
+    if rows != cols:
         text.fail(size_line, f"a graph needs a square matrix, got {rows} x {cols}")
     data = (text.count > 0) & ~comment
     data[size_line] = False
