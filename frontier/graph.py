@@ -355,26 +355,31 @@ def _row_ids(xp, offsets, num_arcs: int):
 
 
 def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool):
-    """Sort arcs by (source, destination) and compress the sources."""
-    col_dtype = index_dtype(n)
-    key = src.astype(np.int64) * max(n, 1) + dst.astype(np.int64)
+    """Sort arcs by (source, destination) and compress the sources.
+
+    Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
+    keys in place (no permutation array), and the row offsets are found by
+    binary search in the sorted keys rather than by materialising row ids.
+    """
+    width = max(n, 1)
+    key = src.astype(np.int64) * width + dst
+    del src, dst
+    order = None
     if weights is not None:
         # Sorting by weight first makes the stable key sort keep the lightest
         # parallel arc first, which deduplication then keeps.
         order = xp.argsort(weights, kind="stable")
         order = order[xp.argsort(key[order], kind="stable")]
+        key = key[order]
     else:
-        order = xp.argsort(key, kind="stable")
-    key = key[order]
+        key.sort()
     if deduplicate and len(key):
-        first = xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]])
-        order, key = order[first], key[first]
-    rows = key // max(n, 1)
-    columns = (key - rows * max(n, 1)).astype(col_dtype)
-    counts = xp.bincount(rows, minlength=n) if len(rows) else xp.zeros(n, dtype=np.int64)
-    offsets = xp.zeros(n + 1, dtype=np.int64)
-    xp.cumsum(counts, out=offsets[1:])
-    return offsets, columns, None if weights is None else weights[order]
+        first = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]]))
+        key = key[first]
+        order = None if order is None else order[first]
+    offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
+    columns = (key % width).astype(index_dtype(n))
+    return offsets.astype(np.int64), columns, None if order is None else weights[order]
 
 
 def _transpose(xp, offsets, columns) -> InEdges:
