@@ -39,10 +39,10 @@ def _frontier_ids(graph, frontier: Frontier):
     return ids if ids.dtype == graph.columns.dtype else ids.astype(graph.columns.dtype)
 
 
-def _scanned_degrees(graph, ids):
-    xp = graph.xp
-    degrees = graph.offsets[ids + 1] - graph.offsets[ids]
-    return xp.cumsum(degrees)
+def _scanned_degrees(graph, ids, offsets=None):
+    """Inclusive scan of the degrees of ``ids`` in ``offsets`` (default: CSR)."""
+    offsets = graph.offsets if offsets is None else offsets
+    return graph.xp.cumsum(offsets[ids + 1] - offsets[ids])
 
 
 def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
@@ -156,16 +156,49 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
 def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
     """The result of a fused neighbor-reduce, or ``None`` if none applies.
 
-    ``SourceValue`` summed over in-edges of every vertex is a sparse
-    matrix-vector product, run by cuSPARSE on the CSC arrays.
+    Summing the neighbour's value -- ``SourceValue`` over in-edges or
+    ``DestinationValue`` over out-edges -- is a sparse matrix-vector product.
+    Over every vertex in pull direction it runs through cuSPARSE on the CSC
+    arrays; otherwise (a subset of vertices, or push) through the
+    edge-parallel ``gather_sum`` kernel.
     """
-    if not (isinstance(functor, functors.SourceValue) and op == "sum" and vertices is None
-            and direction == "pull" and identity in (None, 0)):
+    neighbour_value = (
+        (isinstance(functor, functors.SourceValue) and direction == "pull")
+        or (isinstance(functor, functors.DestinationValue) and direction == "push"))
+    values = getattr(functor, "values", None)
+    if not (neighbour_value and op == "sum" and identity in (None, 0)
+            and values.dtype in (np.float32, np.float64) and _weights_fit(graph)):
         return None
-    values = functor.values
-    if values.dtype not in (np.float32, np.float64):
-        return None
-    matrix = workspace.in_adjacency(graph, functor.weighted, values.dtype)
-    if matrix is None:
-        return None
-    return matrix @ values
+    weighted = functor.weighted and graph.weights is not None
+    if vertices is None and direction == "pull":
+        matrix = workspace.in_adjacency(graph, weighted, values.dtype)
+        if matrix is not None:
+            return matrix @ values
+    return _gather_sum(graph, values, weighted, vertices, direction)
+
+
+def _gather_sum(graph, values, weighted: bool, vertices, direction: str):
+    xp = graph.xp
+    if direction == "pull":
+        in_edges = graph.in_edges()
+        offsets, neighbours, edge_ids = in_edges.offsets, in_edges.sources, in_edges.edge_ids
+    else:
+        offsets, neighbours, edge_ids = graph.offsets, graph.columns, None
+    if vertices is None:
+        ids = xp.arange(graph.num_vertices, dtype=graph.columns.dtype)
+    else:
+        ids = _frontier_ids(graph, as_frontier(vertices, graph.num_vertices, graph.device))
+    out = xp.zeros(len(ids), dtype=values.dtype)
+    if len(ids) == 0:
+        return out
+    ends = _scanned_degrees(graph, ids, offsets)
+    total = int(ends[-1])
+    if total:
+        weights = graph.weights if weighted else None
+        edge_type = edge_ids.dtype if edge_ids is not None else graph.columns.dtype
+        weight_type = weights.dtype if weights is not None else np.float64
+        kernel("gather_sum", graph.columns.dtype, edge_type, weight_type, values.dtype)(
+            (grid_for(total),), (256,),
+            (offsets, neighbours, _pointer(edge_ids), _pointer(weights), ids, ends,
+             np.int64(len(ids)), np.int64(total), values, out))
+    return out

@@ -185,3 +185,44 @@ __global__ void clear_bits(const V* ids, long long count, unsigned int* bits) {
         atomicAnd(bits + (v >> 5), ~(1u << (v & 31)));
     }
 }
+
+// Connected components, hooking: for every edge of the frontier, the roots
+// of its endpoints each take the smaller of the two (atomic min).
+template <typename V, typename L>
+__global__ void hook_push(const long long* offsets, const V* columns, const V* frontier,
+                          const long long* ends, long long count, long long total, L* labels) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
+         slot += stride) {
+        long long p = segment_of(ends, count, slot);
+        V src = frontier[p];
+        long long begin = offsets[src];
+        V dst = columns[begin + (slot - (ends[p] - (offsets[src + 1] - begin)))];
+        L src_root = labels[src], dst_root = labels[dst];
+        if (src_root != dst_root) {
+            atomicMin(labels + src_root, dst_root);
+            atomicMin(labels + dst_root, src_root);
+        }
+    }
+}
+
+// Sum over the edges of each listed vertex of values[neighbour] (times the
+// edge weight): out[p] += ... for vertex vertices[p]. `edge_ids` maps a CSC
+// position to its CSR edge id (null: the position is the id).
+// E: edge id type (int or long long), T: value type (float or double).
+template <typename V, typename E, typename W, typename T>
+__global__ void gather_sum(const long long* offsets, const V* neighbours, const E* edge_ids,
+                           const W* weights, const V* vertices, const long long* ends,
+                           long long count, long long total, const T* values, T* out) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
+         slot += stride) {
+        long long p = segment_of(ends, count, slot);
+        V v = vertices[p];
+        long long begin = offsets[v];
+        long long position = begin + (slot - (ends[p] - (offsets[v + 1] - begin)));
+        T value = values[neighbours[position]];
+        if (weights) value *= (T)weights[edge_ids ? edge_ids[position] : position];
+        atomicAdd(out + p, value);
+    }
+}
