@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .device import array_namespace
 from .operators.updates import claim, scatter_add, scatter_min
 
 
@@ -94,3 +95,18 @@ class DestinationValue:
         if self.weighted and weight is not None:
             value = value * weight
         return value
+
+
+@dataclass
+class HookRoots:
+    """Connected-components hooking: the roots of an edge's two endpoints,
+    ``labels[src]`` and ``labels[dst]``, each take the smaller of the two
+    (scatter-min). Accepts no edge: the caller finds changed labels itself."""
+
+    labels: object
+
+    def __call__(self, src, dst, edge, weight):
+        src_root, dst_root = self.labels[src], self.labels[dst]
+        scatter_min(self.labels, src_root, dst_root)
+        scatter_min(self.labels, dst_root, src_root)
+        return array_namespace(dst).zeros(len(dst), dtype=bool)

@@ -46,21 +46,14 @@ class ConnectedComponents(fr.Primitive):
 
     def step(self, frontier, iteration):
         before = self.labels.copy()
-        fr.advance(self.graph, frontier, self.hook)
+        hook = fr.functors.HookRoots(self.labels)
+        fr.advance(self.graph, frontier, hook)
         if self.graph.directed and iteration > 0:
             # Weak connectivity also follows edges into the frontier; in the
             # first iteration the out-edges of all vertices are every edge.
-            fr.advance(self.graph, self.everyone, self.hook, direction="pull", among=frontier)
+            fr.advance(self.graph, self.everyone, hook, direction="pull", among=frontier)
         fr.compute(self.everyone, self.jump)
         return fr.filter(self.everyone, lambda ids: self.labels[ids] != before[ids])
-
-    def hook(self, src, dst, edge, weight):
-        """Link the roots of each edge's endpoints, the larger under the smaller."""
-        labels = self.labels
-        src_root, dst_root = labels[src], labels[dst]
-        fr.scatter_min(labels, src_root, dst_root)
-        fr.scatter_min(labels, dst_root, src_root)
-        return self.xp.zeros(len(dst), dtype=bool)
 
     def jump(self, ids):
         """Point every vertex of ``ids`` at its root (repeated pointer doubling)."""

@@ -151,3 +151,46 @@ def test_dispatch_declines_user_functors_and_cpu_graphs():
     float_labels = G.xp.full(3, -1.0)
     assert fused_advance(G, frontier, fr.functors.ClaimUnvisited(float_labels, 1),
                          "push", None) is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(edges=edge_lists(max_vertices=300, max_edges=2000), seed=st.integers(0, 2**31),
+       direction=st.sampled_from(["push", "pull"]), push_too=st.booleans())
+def test_neighbour_value_sums_over_subsets_match_general_path(edges, seed, direction, push_too):
+    G = edges.graph("cuda:0")
+    rng = np.random.default_rng(seed)
+    n = G.num_vertices
+    values = G.xp.asarray(rng.random(n))
+    subset = G.xp.asarray(rng.choice(n, rng.integers(0, n + 1), replace=False))
+    cls = fr.functors.SourceValue if direction == "pull" else fr.functors.DestinationValue
+    functor = cls(values, weighted=push_too)
+    for vertices in (subset, None):
+        fused = fr.neighbor_reduce(G, functor, "sum", vertices=vertices, direction=direction)
+        plain = fr.neighbor_reduce(G, general(functor), "sum", vertices=vertices,
+                                   direction=direction)
+        np.testing.assert_allclose(host(fused), host(plain), rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(edges=edge_lists(max_vertices=300, max_edges=2000), seed=st.integers(0, 2**31))
+def test_hook_roots_reaches_the_same_fixed_point(edges, seed):
+    """Hooking plus pointer jumping until nothing changes labels every vertex
+    with its component's smallest id on both paths."""
+    G = edges.graph("cuda:0")
+    xp = G.xp
+    n = G.num_vertices
+    everyone = fr.Frontier.all(n, "cuda:0")
+    results = []
+    for wrap in (lambda f: f, general):
+        labels = xp.arange(n, dtype=np.int32)
+        while True:
+            before = labels.copy()
+            fr.advance(G, everyone, wrap(fr.functors.HookRoots(labels)))
+            if G.directed:
+                fr.advance(G, everyone, wrap(fr.functors.HookRoots(labels)), direction="pull")
+            while bool((labels[labels] != labels).any()):
+                labels[:] = labels[labels]
+            if bool((labels == before).all()):
+                break
+        results.append(host(labels))
+    np.testing.assert_array_equal(results[0], results[1])

@@ -53,6 +53,10 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
         if direction == "push":
             return _claim_push(graph, frontier, functor)
         return _claim_pull(graph, frontier, functor, among)
+    if isinstance(functor, functors.HookRoots):
+        if functor.labels.dtype not in (np.int32, np.int64):
+            return None
+        return _hook(graph, frontier, functor, direction, among)
     if isinstance(functor, functors.RelaxMin) and direction == "push":
         if functor.distance.dtype != np.float64 or not _weights_fit(graph):
             return None
@@ -151,6 +155,29 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
         kernel("clear_bits", vertex_type)((grid_for(size),), (256,),
                                           (out, np.int64(size), queued))
     return Frontier(graph.num_vertices, graph.device, ids=out)
+
+
+def _hook(graph, frontier: Frontier, functor, direction: str, among) -> Frontier:
+    """Hook over the out-edges of the frontier (push), or over the in-edges of
+    ``among`` whose source is in the frontier (pull)."""
+    n = graph.num_vertices
+    if direction == "push":
+        offsets, neighbours, active = graph.offsets, graph.columns, None
+        vertices = _frontier_ids(graph, frontier)
+    else:
+        in_edges = graph.in_edges()
+        offsets, neighbours, active = in_edges.offsets, in_edges.sources, frontier.mask
+        vertices = graph.xp.arange(n, dtype=graph.columns.dtype) if among is None \
+            else _frontier_ids(graph, as_frontier(among, n, graph.device))
+    if len(vertices):
+        ends = _scanned_degrees(graph, vertices, offsets)
+        total = int(ends[-1])
+        if total:
+            kernel("hook", graph.columns.dtype, functor.labels.dtype)(
+                (grid_for(total),), (256,),
+                (offsets, neighbours, vertices, ends, np.int64(len(vertices)), np.int64(total),
+                 _pointer(active), functor.labels))
+    return Frontier.empty(n, graph.device)
 
 
 def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):

@@ -41,7 +41,7 @@ _TRAVERSAL = tuple(
     + [f"relax_predecessor<{v}, {w}, {p}>" for v in _VERTEX for w in _WEIGHT for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + ["labels_to_bits"]
-    + [f"hook_push<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
+    + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT
        for t in ("float", "double")]
 )

@@ -186,22 +186,26 @@ __global__ void clear_bits(const V* ids, long long count, unsigned int* bits) {
     }
 }
 
-// Connected components, hooking: for every edge of the frontier, the roots
-// of its endpoints each take the smaller of the two (atomic min).
+// Connected components, hooking: for every edge of the listed vertices (whose
+// neighbour is `active`, if given) the roots of the two endpoints each take
+// the smaller of the two (atomic min). Over CSR this is a push over out-edges;
+// over CSC a pull over in-edges: hooking is symmetric.
 template <typename V, typename L>
-__global__ void hook_push(const long long* offsets, const V* columns, const V* frontier,
-                          const long long* ends, long long count, long long total, L* labels) {
+__global__ void hook(const long long* offsets, const V* neighbours, const V* vertices,
+                     const long long* ends, long long count, long long total,
+                     const bool* active, L* labels) {
     long long stride = (long long)gridDim.x * blockDim.x;
     for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
          slot += stride) {
         long long p = segment_of(ends, count, slot);
-        V src = frontier[p];
-        long long begin = offsets[src];
-        V dst = columns[begin + (slot - (ends[p] - (offsets[src + 1] - begin)))];
-        L src_root = labels[src], dst_root = labels[dst];
-        if (src_root != dst_root) {
-            atomicMin(labels + src_root, dst_root);
-            atomicMin(labels + dst_root, src_root);
+        V v = vertices[p];
+        long long begin = offsets[v];
+        V u = neighbours[begin + (slot - (ends[p] - (offsets[v + 1] - begin)))];
+        if (active && !active[u]) continue;
+        L v_root = labels[v], u_root = labels[u];
+        if (v_root != u_root) {
+            atomicMin(labels + v_root, u_root);
+            atomicMin(labels + u_root, v_root);
         }
     }
 }
