@@ -24,8 +24,15 @@ from ..graph import Graph
 from ..progress import Progress
 from .checks import check_distances
 from .measure import harmonic_mean, median, peak_device_bytes, timer, traversed_edges
-from .peers import PeerInputs, covering, peer_workload, select_peers, skip_reason
-from .workload import PAGERANK_OPTIONS, Outcome, Workload
+from .peers import (
+    GPU_PEERS,
+    PeerInputs,
+    covering,
+    peer_workload,
+    select_peers,
+    skip_reason,
+)
+from .workload import Outcome, Workload, pagerank_options
 
 #: command-line name -> name in :mod:`primitives`
 PRIMITIVES = {"bfs": "bfs", "dobfs": "dobfs", "sssp": "sssp", "cc": "connected_components",
@@ -135,7 +142,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
         return Workload(primitive, "frontier", graph, graph.device,
                         lambda root: function(graph, source=root), inspect_distances, True,
                         storage, "distances")
-    options = {"bc": {"k": 1, "seed": seed}, "pagerank": PAGERANK_OPTIONS}.get(primitive, {})
+    options = {"bc": {"k": 1, "seed": seed},
+               "pagerank": pagerank_options(graph.num_vertices)}.get(primitive, {})
     return Workload(primitive, "frontier", graph, graph.device,
                     lambda _: function(graph, **options),
                     lambda result, _: Outcome(iterations=result.iterations), False, storage)
@@ -277,7 +285,7 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                 emit(record(graph, build_s, group, name, device, status="skipped",
                             reason=reason))
                 continue
-            on = device if name in ("cusparse-spmv", "cupy-frontier") else fr.get_device("cpu")
+            on = device if name in GPU_PEERS else fr.get_device("cpu")
             ok &= timed(functools.partial(peer_workload, name, group, inputs, settings.seed),
                         graph, build_s, group, name, on)
         peered.add(group)

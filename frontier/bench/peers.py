@@ -27,7 +27,7 @@ import frontier as fr
 from ..device import array_namespace
 from ..graph import INT32_MAX, Graph
 from .checks import check_distances, depth_from_parent, parent_from_depth
-from .workload import PAGERANK_OPTIONS, Outcome, Workload
+from .workload import Outcome, Workload, pagerank_options
 
 GPU_PEERS = ("cusparse-spmv", "cupy-frontier")
 PEERS = GPU_PEERS + ("scipy-csgraph", "networkx")
@@ -69,6 +69,8 @@ def spmv_bfs(matrix_t, source: int):
     n = matrix_t.shape[0]
     depth = xp.full(n, -1, dtype=np.int32)
     depth[source] = 0
+    if matrix_t.nnz == 0:  # nothing to multiply; cuSPARSE has mishandled empty matrices
+        return depth
     frontier = xp.zeros(n, dtype=matrix_t.dtype)
     frontier[source] = 1
     level = 0
@@ -347,7 +349,7 @@ def _networkx(group: str, inputs: PeerInputs, seed: int) -> Workload:
     calls = {
         "cc": lambda _: list(components(g)),
         "bc": lambda _: nx.betweenness_centrality(g, k=1, seed=seed),
-        "pagerank": lambda _: nx.pagerank(g, **PAGERANK_OPTIONS),
+        "pagerank": lambda _: nx.pagerank(g, **pagerank_options(host.num_vertices)),
     }
     return Workload(group, "networkx", host, host.device, calls[group],
                     lambda output, _: Outcome(), False, lambda: None)

@@ -3,7 +3,7 @@
 One run writes one JSON file, a list of records (one per primitive and
 implementation), rewritten after every measurement so that an interrupted run
 keeps what it measured. Tables for a terminal and for Markdown are made from
-any set of records; ``python -m frontier.bench.records FILE...`` prints one.
+any set of records; ``python -m frontier.bench FILE...`` prints one.
 """
 
 from __future__ import annotations
@@ -215,8 +215,8 @@ def append_markdown(path, records: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m frontier.bench.records [--markdown] FILE...``: print a table."""
-    parser = argparse.ArgumentParser(prog="python -m frontier.bench.records",
+    """``python -m frontier.bench [--markdown] FILE...``: print a table of records."""
+    parser = argparse.ArgumentParser(prog="python -m frontier.bench",
                                      description="Tabulate frontier bench JSON records.")
     parser.add_argument("files", nargs="+", help="JSON files written by frontier bench")
     parser.add_argument("--markdown", action="store_true", help="Markdown instead of text")
@@ -224,7 +224,3 @@ def main(argv: list[str] | None = None) -> int:
     records = read_records(args.files)
     print(markdown_report(records) if args.markdown else format_table(records))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The GPU batch: GPU tests, then `frontier bench` on Kronecker scale 22 and 24,
+# a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
+#
+# Run from anywhere on the GPU machine (it works from the repository root):
+#     bash benchmarks/run_gpu.sh
+# Every step has its own time limit; together they fit in about 9 minutes.
+# Outputs under $OUT (the GPU machine sets it; default: a new temporary directory):
+#     results/*.json   the records, one file per bench run (copy them to benchmarks/results/)
+#     benchmarks.md    a Markdown table per bench run
+#     logs/*.log       each step's full output (progress lines, tracebacks)
+# The last thing printed is a table of every record. Exit status 1 if a step failed.
+
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONPATH=".${PYTHONPATH:+:$PYTHONPATH}"
+OUT="${OUT:-$(mktemp -d)}"
+RESULTS="$OUT/results"
+LOGS="$OUT/logs"
+mkdir -p "$RESULTS" "$LOGS"
+status=0
+echo "run_gpu.sh: writing to $OUT"
+
+# step NAME SECONDS COMMAND...: run COMMAND under a time limit, output to $LOGS/NAME.log
+step() {
+    local name=$1 limit=$2 start=$SECONDS rc
+    shift 2
+    timeout --kill-after=10 "$limit" "$@" >"$LOGS/$name.log" 2>&1
+    rc=$?
+    echo "== $name: exit $rc after $((SECONDS - start)) s (limit $limit s)"
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        tail -n 20 "$LOGS/$name.log"
+    fi
+}
+
+bench() {
+    local name=$1 limit=$2
+    shift 2
+    step "$name" "$limit" python -m frontier.cli bench --device cuda:0 \
+        --results "$RESULTS" --markdown "$OUT/benchmarks.md" "$@"
+}
+
+if ! python -c "import cupy; cupy.cuda.runtime.getDeviceCount()" >/dev/null 2>&1; then
+    echo "run_gpu.sh: CuPy cannot see a GPU here; nothing to do" >&2
+    exit 1
+fi
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
+'numpy', numpy.__version__, 'cupy', cupy.__version__)"
+
+step pytest-gpu 120 python -m pytest -m gpu -q -p no:cacheprovider
+tail -n 3 "$LOGS/pytest-gpu.log"
+
+# BC copies the graph on each call: it goes last, so a time-out costs only BC.
+bench kronecker-22 80 --kronecker 22 --primitives bfs,dobfs,sssp,cc,pagerank,bc
+bench kronecker-24 140 --kronecker 24 --primitives bfs,dobfs,sssp,cc,pagerank,bc
+# 2^14 vertices: small enough for NetworkX and for SciPy under --peers auto.
+bench kronecker-14 50 --kronecker 14
+# About 8,000 BFS levels from a typical root: one timed run per root.
+bench grid-4096 100 --grid 4096x4096 --primitives bfs --repeat 1
+
+echo
+shopt -s nullglob
+files=("$RESULTS"/*.json)
+if [ ${#files[@]} -gt 0 ]; then
+    python -m frontier.bench "${files[@]}" || status=1
+else
+    echo "run_gpu.sh: no records were written" >&2
+    status=1
+fi
+exit $status

@@ -1,0 +1,7 @@
+"""``python -m frontier.bench [--markdown] FILE...``: tabulate benchmark records."""
+
+import sys
+
+from .records import main
+
+sys.exit(main())
