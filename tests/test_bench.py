@@ -258,6 +258,19 @@ def test_bench_records_a_wrong_peer_answer_and_fails(tmp_path, capsys, monkeypat
     assert "FAILED" in output.err
 
 
+def test_bench_file_with_labels_gives_peers_vertex_ids(tmp_path, capsys):
+    path = tmp_path / "labelled.txt"
+    path.write_text("10 20\n20 30\n30 10\n40 50\n70 40\n")
+    status, files, output = run_bench(tmp_path, capsys, "--graph", str(path), "--peers",
+                                      "networkx,scipy-csgraph", "--roots", "3", "--repeat",
+                                      "1", "--device", "cpu")
+    assert status == 0, output.err
+    found = json.loads(files[0].read_text())
+    assert {r["status"] for r in found} == {"ok"}
+    assert {r["graph"] for r in found} == {"labelled.txt"}
+    assert found[0]["directed"] is True and found[0]["vertices"] == 6
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--kronecker", "6", "--primitives", "bfs,tc"], "unknown primitive 'tc'"),
     (["--kronecker", "6", "--peers", "gunrock"], "unknown peer 'gunrock'"),

@@ -18,6 +18,7 @@ SSSP; the other peers are timed only.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -166,7 +167,9 @@ class PeerInputs:
 
     @functools.cached_property
     def networkx(self):
-        return self.host.to_networkx()
+        """The graph in NetworkX with vertex ids as nodes (never the file's
+        labels: roots and results are vertex ids)."""
+        return dataclasses.replace(self.host, node_labels=None).to_networkx()
 
     @functools.cached_property
     def transposed_matrix(self):
