@@ -61,7 +61,8 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
     """
     bench = subparsers.add_parser(
         "bench", help="time primitives and peers with Graph500 statistics",
-        description=__doc__.split("\n")[0])
+        description="Time Frontier's primitives and their peers on one graph, Graph500 "
+                    "style; see docs/benchmarks.md.")
     source = bench.add_mutually_exclusive_group(required=True)
     source.add_argument("--kronecker", type=int, metavar="SCALE",
                         help="a Graph500 Kronecker graph of 2^SCALE vertices")
