@@ -216,6 +216,30 @@ class Graph:
         loop_count = xp.bincount(self.columns[loops], minlength=self.num_vertices)
         return self.out_degree() + loop_count
 
+    def is_simple(self) -> bool:
+        """True if the graph has no self loops and no parallel arcs."""
+        xp = self.xp
+        rows = _row_ids(xp, self.offsets, self.num_arcs)
+        if bool(xp.any(self.columns == rows)):
+            return False
+        repeated = (self.columns[1:] == self.columns[:-1]) & (rows[1:] == rows[:-1])
+        return not bool(xp.any(repeated))
+
+    def simplified(self) -> Graph:
+        """This graph without self loops and parallel arcs (the lightest of a
+        set of parallel arcs stays), built on the same device; ``self`` if it
+        is already simple."""
+        if self.is_simple():
+            return self
+        xp = self.xp
+        rows = _row_ids(xp, self.offsets, self.num_arcs)
+        keep = rows != self.columns if self.directed else rows < self.columns
+        weights = None if self.weights is None else self.weights[keep]
+        simple = Graph.from_edges(rows[keep], self.columns[keep], weights, self.num_vertices,
+                                  self.directed, deduplicate=True, device=self.device)
+        simple.node_labels = self.node_labels
+        return simple
+
     def in_edges(self) -> InEdges:
         """The CSC (in-edge) arrays, built on first use and cached."""
         if self._in_edges is None:

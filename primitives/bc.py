@@ -230,25 +230,17 @@ def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
     return scale
 
 
-def _simple_copy(G: fr.Graph, weighted: bool) -> fr.Graph:
-    """``G`` without parallel edges (the lightest stays) and self loops."""
-    src, dst, weights = G.edges()
-    once = src != dst if G.directed else src < dst
-    weights = weights[once] if weighted else None
-    return fr.Graph.from_edges(src[once], dst[once], weights, G.num_vertices, G.directed,
-                               deduplicate=True, device=G.device)
-
-
 def _check_weights(G: fr.Graph, weight) -> None:
     if not G.is_weighted:
         raise ValueError(f"weight={weight!r} but the graph has no edge weights")
-    src, dst, weights = G.edges()
-    bad = np.flatnonzero(weights <= 0)
+    bad = G.xp.flatnonzero(G.weights <= 0)
     if len(bad):
-        i = bad[0]
+        edge = int(bad[0])
+        src = int(G.xp.searchsorted(G.offsets, edge, side="right")) - 1
         raise ValueError(
-            f"edge ({src[i]}, {dst[i]}) has weight {weights[i]}: weighted betweenness needs "
-            "positive weights (with zero weights NetworkX's path counts depend on its heap order)")
+            f"edge ({src}, {int(G.columns[edge])}) has weight {G.weights[edge].item()}: "
+            "weighted betweenness needs positive weights (with zero weights NetworkX's "
+            "path counts depend on its heap order)")
 
 
 def betweenness_centrality(
@@ -322,6 +314,6 @@ def betweenness_centrality(
         _check_weights(G, weight)
     scale = _scale(n, normalized, G.directed, endpoints, sampled)
     primitive = Brandes if weight is None else WeightedBrandes
-    return fr.enact(primitive, _simple_copy(G, weight is not None),
+    return fr.enact(primitive, G.simplified(),
                     sources=range(n) if sampled is None else sampled,
                     endpoints=endpoints, scale=scale, **options)
