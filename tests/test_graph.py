@@ -292,3 +292,21 @@ def test_repr_and_storage():
     before = G.storage_bytes()
     G.in_edges()
     assert G.storage_bytes() > before
+
+
+@given(edges=edge_lists())
+def test_simplified_drops_loops_and_parallel_arcs_keeping_the_lightest(edges):
+    G = edges.graph()
+    simple = G.simplified()
+    src, dst, weights = simple.edges()
+    assert not np.any(src == dst)
+    assert len(set(zip(src.tolist(), dst.tolist()))) == len(src)
+    assert simple.is_simple()
+    assert (simple is G) == G.is_simple()
+    oracle = edges.networkx(multigraph=False)
+    oracle.remove_edges_from(list(nx.selfloop_edges(oracle)))
+    expected = simple.to_networkx()
+    assert nx.utils.edges_equal(expected.edges, oracle.edges)
+    if weights is not None:
+        for u, v, w in expected.edges(data="weight"):
+            assert w == oracle[u][v]["weight"]

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import edge_lists
 
 import frontier as fr
 from frontier.kernels import fused_advance, fused_neighbor_reduce
-from tests.strategies import edge_lists
 
 pytestmark = pytest.mark.gpu
 
