@@ -151,6 +151,8 @@ def _loop(primitive: type[Primitive], graph: Graph, max_iterations, params) -> R
     start = time.perf_counter()
     run.setup()
     frontier = run.initial_frontier()
+    graph.device.synchronize()
+    setup_s = time.perf_counter() - start
     iteration = 0
     while not run.converged(frontier, iteration):
         if max_iterations is not None and iteration >= max_iterations:
@@ -162,4 +164,5 @@ def _loop(primitive: type[Primitive], graph: Graph, max_iterations, params) -> R
     graph.device.synchronize()
     result.iterations = iteration
     result.elapsed_s = time.perf_counter() - start
+    result.setup_s = setup_s
     return result

@@ -43,7 +43,8 @@ class PageRank(fr.Primitive):
         self.weighted = params["weighted"]
         ones = self.vertex_array(1.0, np.float64)
         out_weight = fr.neighbor_reduce(
-            G, fr.functors.SourceValue(ones, weighted=self.weighted), "sum", direction="push")
+            G, fr.functors.DestinationValue(ones, weighted=self.weighted), "sum",
+            direction="push")
         self.dangling = out_weight == 0
         # 1 / out-weight, and 0 for dangling vertices (whose rank is spread apart).
         self.share = self.xp.where(self.dangling, 0.0,

@@ -208,8 +208,8 @@ def test_bench_kronecker_writes_complete_records(tmp_path, capsys, device):
 
     pagerank = by_name[("pagerank", "frontier")]
     assert pagerank["iterations"] > 1
-    assert pagerank["ms_per_iteration"] == pytest.approx(pagerank["time_ms"] /
-                                                         pagerank["iterations"])
+    # the loop's share: set-up time is left out of the per-iteration figure
+    assert 0 < pagerank["ms_per_iteration"] < pagerank["time_ms"] / pagerank["iterations"]
     assert by_name[("sssp", "frontier")]["weighted"] is True
     assert by_name[("sssp", "scipy-csgraph")]["validation"] == "distances"
 

@@ -34,7 +34,9 @@ GPU_PEERS = ("cusparse-spmv", "cupy-frontier")
 PEERS = GPU_PEERS + ("scipy-csgraph", "networkx")
 #: primitive groups each peer implements (DOBFS is compared with the BFS peers)
 COVERS = {
-    "cusparse-spmv": ("bfs",),
+    # For whole-graph primitives the cuSPARSE peer times one product y = A^T x,
+    # the yardstick of the PageRank-iteration, CC and BC targets.
+    "cusparse-spmv": ("bfs", "pagerank", "cc", "bc"),
     "cupy-frontier": ("bfs",),
     "scipy-csgraph": ("bfs", "sssp", "cc"),
     "networkx": ("bfs", "sssp", "cc", "bc", "pagerank"),
@@ -269,11 +271,22 @@ def _graph500_outcome(graph: Graph, root: int, depth, parent) -> Outcome:
 
 def _cusparse(group: str, inputs: PeerInputs, seed: int) -> Workload:
     graph, matrix_t = inputs.graph, inputs.transposed_matrix
+    nbytes = int(matrix_t.data.nbytes + matrix_t.indices.nbytes + matrix_t.indptr.nbytes)
+    if group != "bfs":
+        x = graph.xp.random.default_rng(seed).random(graph.num_vertices)
+
+        def check_product(y, _):
+            expected = fr.neighbor_reduce(graph, fr.functors.SourceValue(x), "sum")
+            if not bool(graph.xp.allclose(y, expected, rtol=1e-9, atol=1e-12)):
+                raise AssertionError("cuSPARSE A^T x differs from Frontier's neighbor_reduce")
+            return Outcome(iterations=1)
+
+        return Workload(group, "cusparse-spmv", graph, graph.device, lambda _: matrix_t @ x,
+                        check_product, False, lambda: nbytes, "A^T x")
 
     def inspect(depth, root):
         return _graph500_outcome(graph, root, depth, parent_from_depth(graph, depth))
 
-    nbytes = int(matrix_t.data.nbytes + matrix_t.indices.nbytes + matrix_t.indptr.nbytes)
     return Workload(group, "cusparse-spmv", graph, graph.device,
                     lambda root: spmv_bfs(matrix_t, root), inspect, True, lambda: nbytes,
                     "graph500")

@@ -13,11 +13,13 @@ from ..graph import Graph
 @dataclass
 class Outcome:
     """What a checked run tells the harness: the reached vertices of a
-    traversal (a boolean array on the workload graph's device) and the
-    number of iterations, where the implementation reports them."""
+    traversal (a boolean array on the workload graph's device), the
+    number of iterations and the set-up time before the first iteration,
+    where the implementation reports them."""
 
     reached: Any = None
     iterations: int | None = None
+    setup_ms: float = 0.0
 
 
 @dataclass

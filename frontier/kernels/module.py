@@ -12,6 +12,8 @@ _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
           np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 
 THREADS = 256
+# Edge slots one block takes at a time (TILE in traversal.cu).
+TILE = 1024
 
 
 def ctype(dtype) -> str:
@@ -54,9 +56,13 @@ def kernel(name: str, *types):
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:
-    """Blocks for a grid-stride loop over ``work`` items (capped at the
-    resident capacity of the GPU; extra work loops)."""
+    """Blocks for a grid-stride loop over ``work`` items, at most a few waves."""
+    return max(1, min((work + threads - 1) // threads, resident_blocks()))
+
+
+@functools.cache
+def resident_blocks() -> int:
+    """Blocks of 256 threads that fill the current GPU about four times over."""
     import cupy
 
-    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-    return max(1, min((work + threads - 1) // threads, sms * 2048 // threads * 4))
+    return cupy.cuda.Device().attributes["MultiProcessorCount"] * 32

@@ -1,13 +1,24 @@
 // Fused traversal kernels for Frontier's built-in functors.
 //
-// Load balancing: push kernels map one thread to one *edge* of the frontier.
-// `ends` is the inclusive scan of the frontier vertices' degrees; an edge slot
-// finds its vertex by binary search in it (merge-path style), so a hub's edges
-// are spread over many threads instead of serialising one warp.
+// Every edge kernel takes (offsets, neighbours, vertices, ends, count, total)
+// first: the CSR or CSC arrays, the vertex list (null: all vertices) and the
+// inclusive scan of its degrees. Load balancing (for_each_edge): the edges of a vertex list are numbered by
+// the inclusive scan of their degrees, `ends`, and cut into tiles of TILE
+// edge slots. A block takes a tile, finds the vertices the tile touches with
+// two binary searches, stages their ends, ids and edge bases in shared
+// memory, and then maps each slot to its vertex by a binary search in shared
+// memory. Threads of a warp take consecutive slots, so column reads are
+// coalesced and a hub's edges are spread over many blocks.
 //
-// V: vertex id type (int or long long), P: predecessor type, W: weight type.
+// V: vertex id type (int or long long), P: predecessor type, W: weight type,
+// L: label type, E: edge id type, T: value type.
 
 typedef unsigned long long u64;
+
+#define TILE_THREADS 256
+#define ITEMS 4
+#define TILE (TILE_THREADS * ITEMS)
+#define FULL_MASK 0xffffffffu
 
 __device__ __forceinline__ long long segment_of(const long long* ends, long long count,
                                                 long long slot) {
@@ -19,17 +30,79 @@ __device__ __forceinline__ long long segment_of(const long long* ends, long long
     return lo;
 }
 
+// Call visit(valid, p, v, edge) for every edge slot of the listed vertices:
+// p is the position in the list, v = vertices[p] (or p if vertices is null),
+// edge the CSR/CSC position. Every thread of the block makes the same calls
+// (valid false past the end), so visit may use warp-wide operations.
+template <typename V, typename Visit>
+__device__ __forceinline__ void for_each_edge(const long long* offsets, const V* vertices,
+                                              const long long* ends, long long count,
+                                              long long total, Visit visit) {
+    __shared__ long long s_ends[TILE];
+    __shared__ long long s_base[TILE];
+    __shared__ V s_vertex[TILE];
+    __shared__ long long s_first;
+    __shared__ int s_count;
+    long long tiles = (total + TILE - 1) / TILE;
+    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        long long start = tile * TILE;
+        long long stop = min(start + (long long)TILE, total);
+        if (threadIdx.x == 0) {
+            long long first = segment_of(ends, count, start);
+            long long last = segment_of(ends, count, stop - 1);
+            s_first = first;
+            // Zero-degree vertices inside the tile can make it touch more
+            // vertices than there are slots; then search in global memory.
+            s_count = last - first + 1 <= TILE ? (int)(last - first + 1) : -1;
+        }
+        __syncthreads();
+        long long first = s_first;
+        int local = s_count;
+        for (int i = threadIdx.x; i < local; i += blockDim.x) {
+            long long p = first + i;
+            V v = vertices ? vertices[p] : (V)p;
+            long long begin = offsets[v];
+            s_ends[i] = ends[p];
+            s_base[i] = begin - (ends[p] - (offsets[v + 1] - begin));
+            s_vertex[i] = v;
+        }
+        __syncthreads();
+        for (int j = 0; j < ITEMS; ++j) {
+            long long slot = start + j * TILE_THREADS + threadIdx.x;
+            bool valid = slot < stop;
+            long long p = 0, edge = 0;
+            V v = 0;
+            if (valid && local > 0) {
+                int lo = 0, hi = local;
+                while (lo < hi) {
+                    int mid = (lo + hi) >> 1;
+                    if (s_ends[mid] > slot) hi = mid; else lo = mid + 1;
+                }
+                p = first + lo;
+                v = s_vertex[lo];
+                edge = s_base[lo] + slot;
+            } else if (valid) {
+                p = segment_of(ends, count, slot);
+                v = vertices ? vertices[p] : (V)p;
+                long long begin = offsets[v];
+                edge = begin + (slot - (ends[p] - (offsets[v + 1] - begin)));
+            }
+            visit(valid, p, v, edge);
+        }
+        __syncthreads();
+    }
+}
+
 // Append `vertex` to `out` with one atomic per warp instead of one per thread.
 template <typename V>
 __device__ __forceinline__ void warp_append(bool take, V vertex, V* out, u64* out_count) {
-    unsigned int active = __activemask();
-    unsigned int takers = __ballot_sync(active, take);
+    unsigned int takers = __ballot_sync(FULL_MASK, take);
     if (takers == 0) return;
     int lane = threadIdx.x & 31;
     int leader = __ffs(takers) - 1;
     u64 base = 0;
     if (lane == leader) base = atomicAdd(out_count, (u64)__popc(takers));
-    base = __shfl_sync(active, base, leader);
+    base = __shfl_sync(FULL_MASK, base, leader);
     if (take) out[base + __popc(takers & ((1u << lane) - 1))] = vertex;
 }
 
@@ -47,7 +120,7 @@ __global__ void labels_to_bits(const int* labels, long long n, unsigned int* bit
     long long rounds = (n + stride - 1) / stride;
     long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     for (long long r = 0; r < rounds; ++r, v += stride) {
-        unsigned int word = __ballot_sync(0xffffffffu, v < n && labels[v] != -1);
+        unsigned int word = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
         if ((threadIdx.x & 31) == 0 && v < n) bits[v >> 5] = word;
     }
 }
@@ -60,19 +133,12 @@ __global__ void claim_push(const long long* offsets, const V* columns, const V* 
                            const long long* ends, long long count, long long total,
                            unsigned int* visited, int* labels, int value, P* predecessor,
                            V* out, u64* out_count) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    long long rounds = (total + stride - 1) / stride;
-    long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    // Every thread runs the same number of rounds so warp_append's ballots are full.
-    for (long long r = 0; r < rounds; ++r, slot += stride) {
+    for_each_edge(offsets, frontier, ends, count, total,
+                  [&](bool valid, long long, V src, long long edge) {
         bool take = false;
         V dst = 0;
-        if (slot < total) {
-            long long p = segment_of(ends, count, slot);
-            V src = frontier[p];
-            long long begin = offsets[src];
-            long long first_slot = ends[p] - (offsets[src + 1] - begin);
-            dst = columns[begin + (slot - first_slot)];
+        if (valid) {
+            dst = columns[edge];
             if (visited) {
                 take = test_and_set(visited, dst);
                 if (take) labels[dst] = value;
@@ -82,7 +148,7 @@ __global__ void claim_push(const long long* offsets, const V* columns, const V* 
             if (take && predecessor) predecessor[dst] = (P)src;
         }
         warp_append(take, dst, out, out_count);
-    }
+    });
 }
 
 // BFS pull: every candidate without a label scans its in-edges and takes the
@@ -109,7 +175,7 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
             }
         }
     }
-    for (int shift = 16; shift > 0; shift >>= 1) found += __shfl_down_sync(0xffffffffu, found, shift);
+    for (int shift = 16; shift > 0; shift >>= 1) found += __shfl_down_sync(FULL_MASK, found, shift);
     if ((threadIdx.x & 31) == 0 && found) atomicAdd(out_count, (u64)found);
 }
 
@@ -128,21 +194,15 @@ __device__ __forceinline__ double weight_of(const W* weights, long long edge) {
 // SSSP push, pass 1: relax every out-edge of the frontier with atomic min;
 // each vertex that improved is appended once (the `queued` bit).
 template <typename V, typename W>
-__global__ void relax_push(const long long* offsets, const V* columns, const W* weights,
-                           const V* frontier, const long long* ends, long long count,
-                           long long total, double* distance, unsigned int* queued,
+__global__ void relax_push(const long long* offsets, const V* columns, const V* frontier,
+                           const long long* ends, long long count, long long total,
+                           const W* weights, double* distance, unsigned int* queued,
                            V* out, u64* out_count) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    long long rounds = (total + stride - 1) / stride;
-    long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    for (long long r = 0; r < rounds; ++r, slot += stride) {
+    for_each_edge(offsets, frontier, ends, count, total,
+                  [&](bool valid, long long, V src, long long edge) {
         bool take = false;
         V dst = 0;
-        if (slot < total) {
-            long long p = segment_of(ends, count, slot);
-            V src = frontier[p];
-            long long begin = offsets[src];
-            long long edge = begin + (slot - (ends[p] - (offsets[src + 1] - begin)));
+        if (valid) {
             dst = columns[edge];
             double candidate = distance[src] + weight_of(weights, edge);
             if (candidate < distance[dst] &&
@@ -151,29 +211,25 @@ __global__ void relax_push(const long long* offsets, const V* columns, const W* 
             }
         }
         warp_append(take, dst, out, out_count);
-    }
+    });
 }
 
 // SSSP push, pass 2: every improved vertex takes as predecessor a frontier
 // vertex whose edge gives exactly its new distance.
 template <typename V, typename W, typename P>
-__global__ void relax_predecessor(const long long* offsets, const V* columns, const W* weights,
-                                  const V* frontier, const long long* ends, long long count,
-                                  long long total, const double* distance,
+__global__ void relax_predecessor(const long long* offsets, const V* columns, const V* frontier,
+                                  const long long* ends, long long count, long long total,
+                                  const W* weights, const double* distance,
                                   const unsigned int* queued, P* predecessor) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
-         slot += stride) {
-        long long p = segment_of(ends, count, slot);
-        V src = frontier[p];
-        long long begin = offsets[src];
-        long long edge = begin + (slot - (ends[p] - (offsets[src + 1] - begin)));
+    for_each_edge(offsets, frontier, ends, count, total,
+                  [&](bool valid, long long, V src, long long edge) {
+        if (!valid) return;
         V dst = columns[edge];
         if ((queued[dst >> 5] & (1u << (dst & 31))) &&
             distance[src] + weight_of(weights, edge) == distance[dst]) {
             predecessor[dst] = (P)src;
         }
-    }
+    });
 }
 
 // Clear the `queued` bits of the vertices in `ids`.
@@ -194,39 +250,45 @@ template <typename V, typename L>
 __global__ void hook(const long long* offsets, const V* neighbours, const V* vertices,
                      const long long* ends, long long count, long long total,
                      const bool* active, L* labels) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
-         slot += stride) {
-        long long p = segment_of(ends, count, slot);
-        V v = vertices[p];
-        long long begin = offsets[v];
-        V u = neighbours[begin + (slot - (ends[p] - (offsets[v + 1] - begin)))];
-        if (active && !active[u]) continue;
+    for_each_edge(offsets, vertices, ends, count, total,
+                  [&](bool valid, long long, V v, long long edge) {
+        if (!valid) return;
+        V u = neighbours[edge];
+        if (active && !active[u]) return;
         L v_root = labels[v], u_root = labels[u];
         if (v_root != u_root) {
             atomicMin(labels + v_root, u_root);
             atomicMin(labels + u_root, v_root);
         }
-    }
+    });
 }
 
-// Sum over the edges of each listed vertex of values[neighbour] (times the
-// edge weight): out[p] += ... for vertex vertices[p]. `edge_ids` maps a CSC
-// position to its CSR edge id (null: the position is the id).
-// E: edge id type (int or long long), T: value type (float or double).
+// Sum over the edges of each listed vertex (all vertices if `vertices` is
+// null) of values[neighbour], times the edge weight if `weights` is given:
+// out[p] for list position p. `edge_ids` maps a CSC position to its CSR edge
+// id (null: the position is the id). A warp first sums its consecutive slots
+// per vertex (segmented shuffle scan), so each vertex costs about one atomic
+// per warp it spans.
 template <typename V, typename E, typename W, typename T>
-__global__ void gather_sum(const long long* offsets, const V* neighbours, const E* edge_ids,
-                           const W* weights, const V* vertices, const long long* ends,
-                           long long count, long long total, const T* values, T* out) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x; slot < total;
-         slot += stride) {
-        long long p = segment_of(ends, count, slot);
-        V v = vertices[p];
-        long long begin = offsets[v];
-        long long position = begin + (slot - (ends[p] - (offsets[v + 1] - begin)));
-        T value = values[neighbours[position]];
-        if (weights) value *= (T)weights[edge_ids ? edge_ids[position] : position];
-        atomicAdd(out + p, value);
-    }
+__global__ void gather_sum(const long long* offsets, const V* neighbours, const V* vertices,
+                           const long long* ends, long long count, long long total,
+                           const E* edge_ids, const W* weights, const T* values, T* out) {
+    int lane = threadIdx.x & 31;
+    for_each_edge(offsets, vertices, ends, count, total,
+                  [&](bool valid, long long p, V, long long edge) {
+        T value = 0;
+        long long key = -1;
+        if (valid) {
+            value = values[neighbours[edge]];
+            if (weights) value *= (T)weights[edge_ids ? (long long)edge_ids[edge] : edge];
+            key = p;
+        }
+        for (int shift = 1; shift < 32; shift <<= 1) {
+            T left = __shfl_up_sync(FULL_MASK, value, shift);
+            long long left_key = __shfl_up_sync(FULL_MASK, key, shift);
+            if (lane >= shift && left_key == key) value += left;
+        }
+        long long next_key = __shfl_down_sync(FULL_MASK, key, 1);
+        if (valid && (lane == 31 || next_key != key)) atomicAdd(out + p, value);
+    });
 }

@@ -37,31 +37,6 @@ def bits(n: int):
     return _buffers[key]
 
 
-def in_adjacency(graph, weighted: bool, dtype):
-    """The CSC of ``graph`` as a cuSPARSE-ready ``csr_matrix`` (row ``v`` holds
-    the in-edges of ``v``; values are the weights or ones), or ``None`` if the
-    graph is too large for 32-bit sparse indices."""
-    key = ("in-adjacency", id(graph), weighted and graph.weights is not None, np.dtype(dtype))
-    if key not in _buffers:
-        import cupy
-        from cupyx.scipy import sparse
-
-        if graph.num_arcs >= np.iinfo(np.int32).max:
-            return None
-        in_edges = graph.in_edges()
-        if key[2]:
-            weights = graph.weights if in_edges.edge_ids is None \
-                else graph.weights[in_edges.edge_ids]
-            data = weights.astype(dtype)
-        else:
-            data = cupy.ones(graph.num_arcs, dtype=dtype)
-        shape = (graph.num_vertices, graph.num_vertices)
-        matrix = sparse.csr_matrix((data, in_edges.sources.astype(np.int32),
-                                    in_edges.offsets.astype(np.int32)), shape=shape)
-        _buffers[key] = (graph, matrix)  # the graph is held so its id stays unique
-    return _buffers[key][1]
-
-
 def release() -> None:
     """Free every buffer (called at the end of each enactor run)."""
     _buffers.clear()
