@@ -3,7 +3,7 @@
 # a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
-#     bash benchmarks/run_gpu.sh
+#     bash benchmarks/run_gpu.sh [tests|bench|all]
 # Every step has its own time limit; together they fit in about 9 minutes.
 # Outputs under $OUT (the GPU machine sets it; default: a new temporary directory):
 #     results/*.json   the records, one file per bench run (copy them to benchmarks/results/)
@@ -49,12 +49,18 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-step pytest-gpu 120 python -m pytest -m gpu -q -p no:cacheprovider
-tail -n 3 "$LOGS/pytest-gpu.log"
+what=${1:-all}   # tests | bench | all
+if [ "$what" != bench ]; then
+    HYPOTHESIS_PROFILE=gpu step pytest-gpu 400 python -m pytest -m gpu -q -p no:cacheprovider \
+        --durations=10
+    tail -n 25 "$LOGS/pytest-gpu.log"
+fi
+[ "$what" = tests ] && exit $status
 
 # BC copies the graph on each call: it goes last, so a time-out costs only BC.
 bench kronecker-22 80 --kronecker 22 --primitives bfs,dobfs,sssp,cc,pagerank,bc
 bench kronecker-24 140 --kronecker 24 --primitives bfs,dobfs,sssp,cc,pagerank,bc
+bench kronecker-26 120 --kronecker 26 --primitives dobfs,bfs --peers none
 # 2^14 vertices: small enough for NetworkX and for SciPy under --peers auto.
 bench kronecker-14 50 --kronecker 14
 # About 8,000 BFS levels from a typical root: one timed run per root.

@@ -14,6 +14,11 @@ settings.register_profile(
 settings.register_profile(
     "dev", max_examples=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# For `pytest -m gpu` on the device machine, where each example launches
+# kernels and device time is scarce.
+settings.register_profile(
+    "gpu", max_examples=10, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)]

@@ -1,0 +1,63 @@
+"""Where does a primitive's time go? Host-side profile with synchronous launches.
+
+Runs each primitive once to warm up, then once under cProfile with
+CUDA_LAUNCH_BLOCKING=1 (set before CuPy loads), so the time of each kernel is
+charged to the Python line that launched it. Prints the top functions by
+internal time. A development tool: figures for docs/benchmarks.md come from
+`frontier bench`, which times with CUDA events and no blocking launches.
+
+    CUDA_LAUNCH_BLOCKING=1 python benchmarks/profile_gpu.py 22 bfs,dobfs,sssp
+"""
+
+import cProfile
+import io
+import os
+import pstats
+import sys
+import time
+
+os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
+
+import frontier as fr  # noqa: E402
+import primitives  # noqa: E402
+
+CALLS = {
+    "bfs": lambda G, root: primitives.bfs(G, source=root),
+    "dobfs": lambda G, root: primitives.dobfs(G, source=root),
+    "sssp": lambda G, root: primitives.sssp(G, source=root),
+    "cc": lambda G, root: primitives.connected_components(G),
+    "pagerank": lambda G, root: primitives.pagerank(G, tol=1e-6 / G.num_vertices),
+    "bc": lambda G, root: primitives.betweenness_centrality(G, k=1, seed=0),
+}
+
+
+def main(scale: int, names: list[str], top: int = 18) -> None:
+    G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0")
+    weighted = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64), device="cuda:0") \
+        if "sssp" in names else None
+    degree = fr.to_numpy(G.out_degree())
+    root = int(degree.argmax() // 2 + 1)
+    while degree[root] == 0:
+        root += 1
+    for name in names:
+        graph = weighted if name == "sssp" else G
+        CALLS[name](graph, root)
+        fr.get_device("cuda:0").synchronize()
+        profile = cProfile.Profile()
+        start = time.perf_counter()
+        profile.enable()
+        result = CALLS[name](graph, root)
+        fr.get_device("cuda:0").synchronize()
+        profile.disable()
+        wall = time.perf_counter() - start
+        text = io.StringIO()
+        pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
+        print(f"==== {name} scale {scale}: {wall * 1e3:.1f} ms blocking, "
+              f"{result.iterations} iterations, setup {result.setup_s * 1e3:.1f} ms")
+        lines = text.getvalue().splitlines()
+        start_at = next(i for i, line in enumerate(lines) if "ncalls" in line)
+        print("\n".join(line[:150] for line in lines[start_at:start_at + top + 1]))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), sys.argv[2].split(","))
