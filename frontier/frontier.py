@@ -24,9 +24,13 @@ class Frontier:
     :meth:`all`.
     """
 
-    __slots__ = ("num_vertices", "device", "_kind", "_ids", "_mask", "_size")
+    __slots__ = ("num_vertices", "device", "_kind", "_ids", "_mask", "_size", "_distinct")
 
-    def __init__(self, num_vertices: int, device: Device, ids=None, mask=None):
+    def __init__(self, num_vertices: int, device: Device, ids=None, mask=None, *,
+                 distinct: bool = False):
+        """Low-level constructor (the classmethods check their input, this does
+        not). ``distinct=True`` promises that ``ids`` has no repeats, as the
+        output of a claiming kernel has, so :meth:`unique` can skip its sort."""
         if (ids is None) == (mask is None):
             raise ValueError("a Frontier needs exactly one of ids= or mask=")
         self.num_vertices = int(num_vertices)
@@ -36,6 +40,7 @@ class Frontier:
         self._ids = ids
         self._mask = mask
         self._size = None
+        self._distinct = distinct or mask is not None
 
     # construction -------------------------------------------------------------------
 
@@ -127,7 +132,7 @@ class Frontier:
 
     def unique(self) -> Frontier:
         """The same set without repeated ids."""
-        if self.kind == DENSE:
+        if self.kind == DENSE or self._distinct:
             return self
         if self.size > self.num_vertices // 64:
             return Frontier(self.num_vertices, self.device, mask=self.mask)

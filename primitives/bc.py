@@ -309,7 +309,9 @@ def betweenness_centrality(
     if k is not None:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
             raise ValueError(f"k={k!r} sources: expected an integer in 1..{n}")
-        sampled = create_py_random_state(seed).sample(list(range(n)), int(k))
+        # random.sample draws by length and index: range(n) picks what NetworkX's
+        # node list picks, without building an n-element list.
+        sampled = create_py_random_state(seed).sample(range(n), int(k))
     if weight is not None:
         _check_weights(G, weight)
     scale = _scale(n, normalized, G.directed, endpoints, sampled)

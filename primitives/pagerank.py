@@ -49,11 +49,17 @@ class PageRank(fr.Primitive):
         # 1 / out-weight, and 0 for dangling vertices (whose rank is spread apart).
         self.share = self.xp.where(self.dangling, 0.0,
                                    1.0 / self.xp.where(self.dangling, 1.0, out_weight))
-        self.teleport = self.xp.asarray(params["personalization"])
-        self.dangling_weights = self.xp.asarray(params["dangling"])
-        self.rank = self.xp.asarray(params["nstart"])
+        self.teleport = self.distribution(params["personalization"])
+        self.dangling_weights = self.distribution(params["dangling"])
+        self.rank = self.distribution(params["nstart"])
         self.incoming = self.vertex_array(0.0, np.float64)
         self.change = None
+
+    def distribution(self, values):
+        """A per-vertex vector on the device from a host vector or a uniform value."""
+        if np.isscalar(values):
+            return self.vertex_array(values, np.float64)
+        return self.xp.asarray(values)
 
     def initial_frontier(self):
         return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
@@ -82,23 +88,23 @@ class PageRank(fr.Primitive):
 
 def _distribution(G: fr.Graph, values: Mapping | None, name: str):
     """``values`` (keyed by vertex id, or by label if ``G`` has labels) as a
-    host vector normalized to sum 1; uniform for ``None``."""
+    host vector normalized to sum 1; for ``None`` the uniform value ``1/n``
+    (the primitive fills it in on the device)."""
     n = G.num_vertices
     if values is None:
-        vector = np.full(n, 1.0 / max(n, 1))
-    else:
-        if not isinstance(values, Mapping):
-            raise TypeError(f"{name} must be a dict keyed by vertex, got {type(values).__name__}")
-        index = None if G.node_labels is None else \
-            {label: i for i, label in enumerate(G.node_labels)}
-        vector = np.zeros(n)
-        for key, value in values.items():
-            vertex = _vertex_of(key, index, n, name)
-            vector[vertex] = value
-        total = vector.sum()
-        if n and total == 0:
-            raise ZeroDivisionError(f"{name} values sum to 0: at least one must be non-zero")
-        vector /= total
+        return 1.0 / max(n, 1)
+    if not isinstance(values, Mapping):
+        raise TypeError(f"{name} must be a dict keyed by vertex, got {type(values).__name__}")
+    index = None if G.node_labels is None else \
+        {label: i for i, label in enumerate(G.node_labels)}
+    vector = np.zeros(n)
+    for key, value in values.items():
+        vertex = _vertex_of(key, index, n, name)
+        vector[vertex] = value
+    total = vector.sum()
+    if n and total == 0:
+        raise ZeroDivisionError(f"{name} values sum to 0: at least one must be non-zero")
+    vector /= total
     return vector
 
 

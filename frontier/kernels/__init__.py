@@ -23,7 +23,7 @@ from .module import grid_for, kernel, supported
 # edges: building it reads every label once, which then pays for itself.
 BITMAP_FROM_EDGES = 8
 
-__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces"]
+__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_min"]
 
 release_workspaces = workspace.release
 
@@ -84,7 +84,7 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
         edges.launch("claim_push", (graph.columns.dtype, pred_type),
                      pointer(visited), functor.labels, np.int32(functor.value),
                      pointer(predecessor), out, out_count)
-    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])])
+    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
 
 
 def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
@@ -124,7 +124,7 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
                          pointer(weights), functor.distance, queued, functor.predecessor)
         kernel("clear_bits", graph.columns.dtype)((grid_for(len(out)),), (256,),
                                                   (out, np.int64(len(out)), queued))
-    return Frontier(graph.num_vertices, graph.device, ids=out)
+    return Frontier(graph.num_vertices, graph.device, ids=out, distinct=True)
 
 
 def _hook(graph, frontier: Frontier, functor, direction: str, among) -> Frontier:
@@ -179,3 +179,14 @@ def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
              np.float64 if weights is None else weights.dtype, values.dtype)
     edges.launch("gather_sum", types, pointer(edge_ids), pointer(weights), values, out)
     return out
+
+
+def scatter_min(values, ids, candidates) -> None:
+    """Exact ``values[ids] = min(values[ids], candidates)`` on a GPU, repeats
+    in ``ids`` included (int32, int64, float32 or float64 values)."""
+    count = len(ids)
+    if count:
+        kernel("scatter_min", values.dtype, source="scatter.cu")(
+            (grid_for(count),), (256,),
+            (values, ids.astype(np.int64, copy=False), candidates.astype(values.dtype, copy=False),
+             np.int64(count)))

@@ -49,10 +49,14 @@ _TRAVERSAL = tuple(
 )
 
 
-def kernel(name: str, *types):
-    """The compiled kernel ``name<types...>`` from traversal.cu."""
+_SCATTER = tuple(f"scatter_min<{t}>" for t in ("int", "long long", "float", "double"))
+
+
+def kernel(name: str, *types, source: str = "traversal.cu"):
+    """The compiled kernel ``name<types...>`` from ``source`` (a .cu file here)."""
     expression = f"{name}<{', '.join(ctype(t) for t in types)}>" if types else name
-    return _module("traversal.cu", _TRAVERSAL).get_function(expression)
+    names = _SCATTER if source == "scatter.cu" else _TRAVERSAL
+    return _module(source, names).get_function(expression)
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:

@@ -256,10 +256,10 @@ __global__ void hook(const long long* offsets, const V* neighbours, const V* ver
         V u = neighbours[edge];
         if (active && !active[u]) return;
         L v_root = labels[v], u_root = labels[u];
-        if (v_root != u_root) {
-            atomicMin(labels + v_root, u_root);
-            atomicMin(labels + u_root, v_root);
-        }
+        // Read before the atomic: on skewed graphs most edges of a hub find
+        // its root already as low as they would set it.
+        if (v_root < u_root && labels[u_root] > v_root) atomicMin(labels + u_root, v_root);
+        if (u_root < v_root && labels[v_root] > u_root) atomicMin(labels + v_root, u_root);
     });
 }
 

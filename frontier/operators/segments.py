@@ -2,9 +2,9 @@
 
 ``segment_reduce(values, ends, op)`` reduces ``values[ends[i-1]:ends[i]]`` for
 every segment ``i``. Built-in ops use the fastest primitive of the array
-library (``ufunc.reduceat`` on NumPy, atomic scatters on CuPy); a user
-combiner -- any vectorized binary function -- is applied as a tree in
-``log2(longest segment)`` vectorized steps.
+library (``ufunc.reduceat`` on NumPy, atomic adds for sums on CuPy). Min and
+max on CuPy, and a user combiner -- any vectorized binary function -- are
+applied as a tree in ``log2(longest segment)`` vectorized steps.
 """
 
 from __future__ import annotations
@@ -63,24 +63,24 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
         return out
     starts = xp.concatenate([xp.zeros(1, dtype=ends.dtype), ends[:-1]])
     nonempty = xp.flatnonzero(ends > starts)
-    if callable(op):
-        out[nonempty] = _tree_reduce(xp, values, starts, ends, op)[starts[nonempty]]
-    elif xp is np:
+    if xp is np and not callable(op):
         ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or}[op]
         out[nonempty] = ufunc.reduceat(values, starts[nonempty])
+    elif op in ("sum", "any"):
+        out[nonempty] = _scatter_sum(xp, values, ends)[nonempty]
     else:
-        _scatter_reduce(xp, out, segment_ids(xp, ends, len(values)), values, op)
+        # CuPy has no reduceat, and its minimum/maximum.at are not exact on
+        # float64: reduce min, max and user combiners as a tree.
+        combine = {"min": xp.minimum, "max": xp.maximum}.get(op, op)
+        out[nonempty] = _tree_reduce(xp, values, starts, ends, combine)[starts[nonempty]]
     return out
 
 
-def _scatter_reduce(xp, out, seg, values, op: str) -> None:
-    """Atomic scatter per value (CuPy has no ``reduceat``)."""
-    if op == "any":
-        hits = xp.zeros(len(out), dtype=np.int32)
-        xp.maximum.at(hits, seg, values.astype(np.int32))
-        out[...] = hits.astype(bool)
-        return
-    {"sum": xp.add, "min": xp.minimum, "max": xp.maximum}[op].at(out, seg, values)
+def _scatter_sum(xp, values, ends):
+    """Per-segment sums (``any`` as a count of true values) by atomic adds."""
+    sums = xp.zeros(len(ends), dtype=np.int64 if values.dtype == bool else values.dtype)
+    xp.add.at(sums, segment_ids(xp, ends, len(values)), values.astype(sums.dtype))
+    return sums.astype(bool) if values.dtype == bool else sums
 
 
 def _tree_reduce(xp, values, starts, ends, combine: Callable):

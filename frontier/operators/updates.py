@@ -90,7 +90,12 @@ def scatter_min(values, ids, candidates):
     if len(better) == 0:
         return improved
     target, offer = ids[better], candidates[better]
-    xp.minimum.at(values, target, offer)
+    if xp is np:
+        np.minimum.at(values, target, offer)
+    else:
+        from ..kernels import scatter_min as exact_scatter_min
+
+        exact_scatter_min(values, target, offer)
     reached = better[values[target] == offer]
     improved[reached[first_occurrence(ids[reached])]] = True
     return improved
