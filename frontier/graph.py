@@ -63,6 +63,7 @@ class Graph:
     num_edges: int
     node_labels: list | None = None
     _in_edges: InEdges | None = field(default=None, repr=False)
+    _simple: bool | None = field(default=None, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -131,7 +132,10 @@ class Graph:
         else:
             loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, num_arcs)))
             num_edges = (num_arcs + loops) // 2
-        return cls(offsets, columns, weights, bool(directed), dev, num_edges)
+        graph = cls(offsets, columns, weights, bool(directed), dev, num_edges)
+        if deduplicate and remove_self_loops:
+            graph._simple = True
+        return graph
 
     @classmethod
     def from_networkx(cls, graph, weight: str | None = "weight", *, device=None) -> Graph:
@@ -217,7 +221,13 @@ class Graph:
         return self.out_degree() + loop_count
 
     def is_simple(self) -> bool:
-        """True if the graph has no self loops and no parallel arcs."""
+        """True if the graph has no self loops and no parallel arcs (known from
+        construction, or checked once on the device)."""
+        if self._simple is None:
+            self._simple = self._check_simple()
+        return self._simple
+
+    def _check_simple(self) -> bool:
         xp = self.xp
         rows = _row_ids(xp, self.offsets, self.num_arcs)
         if bool(xp.any(self.columns == rows)):
@@ -237,7 +247,7 @@ class Graph:
         weights = None if self.weights is None else self.weights[keep]
         simple = Graph.from_edges(rows[keep], self.columns[keep], weights, self.num_vertices,
                                   self.directed, deduplicate=True, device=self.device)
-        simple.node_labels = self.node_labels
+        simple.node_labels, simple._simple = self.node_labels, True
         return simple
 
     def in_edges(self) -> InEdges:
@@ -272,7 +282,8 @@ class Graph:
             ie = self._in_edges
             in_edges = InEdges(move(ie.offsets), move(ie.sources), move(ie.edge_ids))
         return Graph(move(self.offsets), move(self.columns), move(self.weights),
-                     self.directed, dev, self.num_edges, self.node_labels, in_edges)
+                     self.directed, dev, self.num_edges, self.node_labels, in_edges,
+                     self._simple)
 
     def edges(self):
         """Host arrays ``(src, dst, weights_or_None)`` of every stored arc."""

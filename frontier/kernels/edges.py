@@ -3,7 +3,8 @@
 Every edge kernel of ``traversal.cu`` starts with the same six arguments:
 the offsets and neighbour ids of a CSR (or CSC), a vertex list (null for all
 vertices in id order), the inclusive scan of the listed vertices' degrees,
-the list's length and the total number of edges.
+the list's length, the total number of edges, and the first list position of
+each tile of edge slots (computed by the ``tile_starts`` kernel per launch).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .module import TILE, kernel, resident_blocks
+from ..device import array_namespace
+from .module import TILE, grid_for, kernel, resident_blocks
 
 NULL = np.uint64(0)
 
@@ -32,6 +34,17 @@ class EdgeList:
     ends: object
     count: int
     total: int
+    _tile_first: object = None
+
+    def tile_first(self):
+        """First list position of every tile of edge slots (computed once)."""
+        if self._tile_first is None:
+            tiles = -(-self.total // TILE)
+            self._tile_first = array_namespace(self.ends).empty(tiles + 1, dtype=np.int64)
+            kernel("tile_starts")((grid_for(tiles + 1),), (256,), (
+                self.ends, np.int64(self.count), np.int64(self.total), np.int64(tiles),
+                self._tile_first))
+        return self._tile_first
 
     def launch(self, name: str, types: tuple, *rest) -> None:
         """Run edge kernel ``name<types>`` over these edges with arguments ``rest``."""
@@ -40,7 +53,7 @@ class EdgeList:
         blocks = min(-(-self.total // TILE), resident_blocks())
         kernel(name, *types)((blocks,), (256,), (
             self.offsets, self.neighbours, pointer(self.vertices), self.ends,
-            np.int64(self.count), np.int64(self.total)) + rest)
+            np.int64(self.count), np.int64(self.total), self.tile_first()) + rest)
 
 
 def vertex_ids(graph, ids):

@@ -42,7 +42,7 @@ _TRAVERSAL = tuple(
     + [f"relax_push<{v}, {w}>" for v in _VERTEX for w in _WEIGHT]
     + [f"relax_predecessor<{v}, {w}, {p}>" for v in _VERTEX for w in _WEIGHT for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
-    + ["labels_to_bits"]
+    + ["labels_to_bits", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT
        for t in ("float", "double")]

@@ -1,14 +1,16 @@
 // Fused traversal kernels for Frontier's built-in functors.
 //
-// Every edge kernel takes (offsets, neighbours, vertices, ends, count, total)
-// first: the CSR or CSC arrays, the vertex list (null: all vertices) and the
-// inclusive scan of its degrees. Load balancing (for_each_edge): the edges of a vertex list are numbered by
-// the inclusive scan of their degrees, `ends`, and cut into tiles of TILE
-// edge slots. A block takes a tile, finds the vertices the tile touches with
-// two binary searches, stages their ends, ids and edge bases in shared
-// memory, and then maps each slot to its vertex by a binary search in shared
-// memory. Threads of a warp take consecutive slots, so column reads are
-// coalesced and a hub's edges are spread over many blocks.
+// Every edge kernel takes (offsets, neighbours, vertices, ends, count, total,
+// tile_first) first: the CSR or CSC arrays, the vertex list (null: all
+// vertices), the inclusive scan of its degrees, `ends`, and the first list
+// position of every tile.
+//
+// Load balancing (for_each_edge): the edge slots numbered by `ends` are cut
+// into tiles of TILE slots. tile_starts finds every tile's first vertex at
+// once; a block then takes a tile, stages the ends, ids and edge bases of the
+// vertices it touches in shared memory, and maps each slot to its vertex by a
+// binary search there. Threads of a warp take consecutive slots, so column
+// reads are coalesced and a hub's edges are spread over many blocks.
 //
 // V: vertex id type (int or long long), P: predecessor type, W: weight type,
 // L: label type, E: edge id type, T: value type.
@@ -30,6 +32,19 @@ __device__ __forceinline__ long long segment_of(const long long* ends, long long
     return lo;
 }
 
+// The first list position whose edges reach into each tile: tile_first[t] is
+// the position holding slot t * TILE (count for t = tiles, past the end).
+// One thread per tile, all searches in parallel, so that a block never
+// waits on a serial binary search in global memory before its tile.
+__global__ void tile_starts(const long long* ends, long long count, long long total,
+                            long long tiles, long long* tile_first) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t <= tiles;
+         t += stride) {
+        tile_first[t] = t == tiles ? count : segment_of(ends, count, t * TILE);
+    }
+}
+
 // Call visit(valid, p, v, edge) for every edge slot of the listed vertices:
 // p is the position in the list, v = vertices[p] (or p if vertices is null),
 // edge the CSR/CSC position. Every thread of the block makes the same calls
@@ -37,27 +52,20 @@ __device__ __forceinline__ long long segment_of(const long long* ends, long long
 template <typename V, typename Visit>
 __device__ __forceinline__ void for_each_edge(const long long* offsets, const V* vertices,
                                               const long long* ends, long long count,
-                                              long long total, Visit visit) {
-    __shared__ long long s_ends[TILE];
-    __shared__ long long s_base[TILE];
-    __shared__ V s_vertex[TILE];
-    __shared__ long long s_first;
-    __shared__ int s_count;
+                                              long long total, const long long* tile_first,
+                                              Visit visit) {
+    __shared__ long long s_ends[TILE + 1];
+    __shared__ long long s_base[TILE + 1];
+    __shared__ V s_vertex[TILE + 1];
     long long tiles = (total + TILE - 1) / TILE;
     for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         long long start = tile * TILE;
         long long stop = min(start + (long long)TILE, total);
-        if (threadIdx.x == 0) {
-            long long first = segment_of(ends, count, start);
-            long long last = segment_of(ends, count, stop - 1);
-            s_first = first;
-            // Zero-degree vertices inside the tile can make it touch more
-            // vertices than there are slots; then search in global memory.
-            s_count = last - first + 1 <= TILE ? (int)(last - first + 1) : -1;
-        }
-        __syncthreads();
-        long long first = s_first;
-        int local = s_count;
+        long long first = tile_first[tile];
+        long long last = min(tile_first[tile + 1], count - 1);
+        // Zero-degree vertices inside the tile can make it touch more
+        // vertices than there are slots; then search in global memory.
+        int local = last - first + 1 <= TILE + 1 ? (int)(last - first + 1) : -1;
         for (int i = threadIdx.x; i < local; i += blockDim.x) {
             long long p = first + i;
             V v = vertices ? vertices[p] : (V)p;
@@ -131,9 +139,10 @@ __global__ void labels_to_bits(const int* labels, long long n, unsigned int* bit
 template <typename V, typename P>
 __global__ void claim_push(const long long* offsets, const V* columns, const V* frontier,
                            const long long* ends, long long count, long long total,
-                           unsigned int* visited, int* labels, int value, P* predecessor,
+                           const long long* tile_first, unsigned int* visited, int* labels,
+                           int value, P* predecessor,
                            V* out, u64* out_count) {
-    for_each_edge(offsets, frontier, ends, count, total,
+    for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long, V src, long long edge) {
         bool take = false;
         V dst = 0;
@@ -196,9 +205,10 @@ __device__ __forceinline__ double weight_of(const W* weights, long long edge) {
 template <typename V, typename W>
 __global__ void relax_push(const long long* offsets, const V* columns, const V* frontier,
                            const long long* ends, long long count, long long total,
-                           const W* weights, double* distance, unsigned int* queued,
+                           const long long* tile_first, const W* weights, double* distance,
+                           unsigned int* queued,
                            V* out, u64* out_count) {
-    for_each_edge(offsets, frontier, ends, count, total,
+    for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long, V src, long long edge) {
         bool take = false;
         V dst = 0;
@@ -219,9 +229,10 @@ __global__ void relax_push(const long long* offsets, const V* columns, const V* 
 template <typename V, typename W, typename P>
 __global__ void relax_predecessor(const long long* offsets, const V* columns, const V* frontier,
                                   const long long* ends, long long count, long long total,
-                                  const W* weights, const double* distance,
+                                  const long long* tile_first, const W* weights,
+                                  const double* distance,
                                   const unsigned int* queued, P* predecessor) {
-    for_each_edge(offsets, frontier, ends, count, total,
+    for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long, V src, long long edge) {
         if (!valid) return;
         V dst = columns[edge];
@@ -249,8 +260,8 @@ __global__ void clear_bits(const V* ids, long long count, unsigned int* bits) {
 template <typename V, typename L>
 __global__ void hook(const long long* offsets, const V* neighbours, const V* vertices,
                      const long long* ends, long long count, long long total,
-                     const bool* active, L* labels) {
-    for_each_edge(offsets, vertices, ends, count, total,
+                     const long long* tile_first, const bool* active, L* labels) {
+    for_each_edge(offsets, vertices, ends, count, total, tile_first,
                   [&](bool valid, long long, V v, long long edge) {
         if (!valid) return;
         V u = neighbours[edge];
@@ -272,9 +283,10 @@ __global__ void hook(const long long* offsets, const V* neighbours, const V* ver
 template <typename V, typename E, typename W, typename T>
 __global__ void gather_sum(const long long* offsets, const V* neighbours, const V* vertices,
                            const long long* ends, long long count, long long total,
-                           const E* edge_ids, const W* weights, const T* values, T* out) {
+                           const long long* tile_first, const E* edge_ids, const W* weights,
+                           const T* values, T* out) {
     int lane = threadIdx.x & 31;
-    for_each_edge(offsets, vertices, ends, count, total,
+    for_each_edge(offsets, vertices, ends, count, total, tile_first,
                   [&](bool valid, long long p, V, long long edge) {
         T value = 0;
         long long key = -1;
