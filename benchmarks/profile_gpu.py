@@ -7,6 +7,8 @@ internal time. A development tool: figures for docs/benchmarks.md come from
 `frontier bench`, which times with CUDA events and no blocking launches.
 
     CUDA_LAUNCH_BLOCKING=1 python benchmarks/profile_gpu.py 22 bfs,dobfs,sssp
+    python benchmarks/profile_gpu.py 24 bfs,dobfs levels    # time of each iteration
+    python benchmarks/profile_gpu.py -24 bfs levels         # a 4096 x 4096 grid
 """
 
 import cProfile
@@ -16,7 +18,8 @@ import pstats
 import sys
 import time
 
-os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
+if "levels" not in sys.argv:  # per-level timing uses events, not blocking launches
+    os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
 
 import frontier as fr  # noqa: E402
 import primitives  # noqa: E402
@@ -59,5 +62,47 @@ def main(scale: int, names: list[str], top: int = 18) -> None:
         print("\n".join(line[:150] for line in lines[start_at:start_at + top + 1]))
 
 
+
+
+def levels(scale: int, name: str) -> None:
+    """Per-iteration device time of a traversal (events around each step)."""
+    import cupy
+
+    G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0") if scale > 0 else \
+        fr.generators.grid(1 << (-scale // 2), 1 << (-scale // 2), device="cuda:0")
+    cls = {"bfs": sys.modules["primitives.bfs"].BFS,
+           "dobfs": sys.modules["primitives.dobfs"].DOBFS,
+           "sssp": sys.modules["primitives.sssp"].SSSP}[name]
+    original = cls.step
+    rows = []
+
+    def timed_step(self, frontier, iteration):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        size = frontier.size
+        out = original(self, frontier, iteration)
+        stop.record()
+        stop.synchronize()
+        rows.append((iteration, size, getattr(self, "direction", ""),
+                     cupy.cuda.get_elapsed_time(start, stop)))
+        return out
+
+    cls.step = timed_step
+    degree = fr.to_numpy(G.out_degree())
+    root = int(degree.argmax())
+    CALLS[name](G, root)
+    rows.clear()
+    CALLS[name](G, root)
+    cls.step = original
+    print(f"==== {name} levels, {G}")
+    for iteration, size, direction, ms in rows:
+        print(f"  {iteration:>5} {direction:>5} frontier {size:>10} {ms:8.3f} ms")
+    print(f"  total {sum(r[3] for r in rows):.3f} ms over {len(rows)} iterations")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2].split(","))
+    if len(sys.argv) > 3 and sys.argv[3] == "levels":
+        for primitive in sys.argv[2].split(","):
+            levels(int(sys.argv[1]), primitive)
+    else:
+        main(int(sys.argv[1]), sys.argv[2].split(","))

@@ -88,7 +88,10 @@ class DOBFS(fr.Primitive):
             candidates = fr.Frontier.from_mask(self.unvisited)
             reached = fr.advance(self.graph, frontier, visit, direction="pull",
                                  among=candidates)
-        self.unvisited[reached.ids] = False
+        if reached.kind == "dense":  # a pull's output: no id list to build
+            self.xp.logical_and(self.unvisited, ~reached.mask, out=self.unvisited)
+        else:
+            self.unvisited[reached.ids] = False
         self.num_visited += reached.size
         return reached
 
