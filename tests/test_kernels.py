@@ -7,6 +7,8 @@ of vectorized array operations). The answers must agree.
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
+from frontier import kernels
 from frontier.kernels import fused_advance, fused_neighbor_reduce
 
 pytestmark = pytest.mark.gpu
@@ -34,8 +37,16 @@ def random_frontier(rng, n, size):
 
 @settings(max_examples=30, deadline=None)
 @given(edges=edge_lists(max_vertices=300, max_edges=2000), seed=st.integers(0, 2**31),
-       chunk=st.sampled_from([1, 7, 1 << 24]))
-def test_claim_push_matches_general_path(edges, seed, chunk):
+       chunk=st.sampled_from([1, 7, 1 << 24]), small=st.booleans())
+def test_claim_push_matches_general_path(edges, seed, chunk, small):
+    """Both fused push kernels (tiled, and one thread per vertex for small
+    low-degree frontiers) against the general path."""
+    limit = kernels.SMALL_MAX_EDGES if small else 0
+    with mock.patch.object(kernels, "SMALL_MAX_EDGES", limit):
+        check_claim_push(edges, seed, chunk)
+
+
+def check_claim_push(edges, seed, chunk):
     G = edges.graph("cuda:0")
     xp = G.xp
     rng = np.random.default_rng(seed)

@@ -22,6 +22,10 @@ from .module import grid_for, kernel, supported
 # Use the visited bitmap once a level expands at least n / BITMAP_FROM_EDGES
 # edges: building it reads every label once, which then pays for itself.
 BITMAP_FROM_EDGES = 8
+# A push over at most SMALL_MAX_EDGES edges of vertices of degree at most
+# SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
+SMALL_MAX_DEGREE = 64
+SMALL_MAX_EDGES = 1 << 16
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_min"]
 
@@ -74,7 +78,11 @@ def _visited_bits(graph, labels):
 
 
 def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
-    edges = edges_of(graph, frontier.ids)
+    ids = frontier.ids
+    max_degree = workspace.max_out_degree(graph)
+    if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
+        return _claim_push_small(graph, vertex_ids(graph, ids), functor, max_degree)
+    edges = edges_of(graph, ids)
     out, out_count = _output(graph, edges.total)
     if edges.total:
         visited = _visited_bits(graph, functor.labels) \
@@ -84,6 +92,19 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
         edges.launch("claim_push", (graph.columns.dtype, pred_type),
                      pointer(visited), functor.labels, np.int32(functor.value),
                      pointer(predecessor), out, out_count)
+    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
+
+
+def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
+    """One thread per frontier vertex, no degree scan: one launch per level."""
+    out, out_count = _output(graph, len(ids) * max_degree)
+    predecessor = functor.predecessor
+    pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
+    if len(ids):
+        kernel("claim_push_small", graph.columns.dtype, pred_type)(
+            (grid_for(len(ids)),), (256,),
+            (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
+             functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
     return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
 
 

@@ -118,7 +118,9 @@ __device__ __forceinline__ void warp_append(bool take, V vertex, V* out, u64* ou
 __device__ __forceinline__ bool test_and_set(unsigned int* bits, long long v) {
     unsigned int bit = 1u << (v & 31);
     unsigned int* word = bits + (v >> 5);
-    if (*((volatile unsigned int*)word) & bit) return false;
+    // A plain (L1-cached) read may be stale, which only costs a needless
+    // atomic: the atomicOr's answer decides.
+    if (*word & bit) return false;
     return !(atomicOr(word, bit) & bit);
 }
 
@@ -158,6 +160,38 @@ __global__ void claim_push(const long long* offsets, const V* columns, const V* 
         }
         warp_append(take, dst, out, out_count);
     });
+}
+
+// BFS push for a small frontier of low-degree vertices (a road network's
+// levels): one thread per frontier vertex walks its edges, so a level is one
+// launch with no degree scan. Every lane runs max_degree rounds so that
+// warp_append sees full warps.
+template <typename V, typename P>
+__global__ void claim_push_small(const long long* offsets, const V* columns, const V* frontier,
+                                 long long count, int max_degree, int* labels, int value,
+                                 P* predecessor, V* out, u64* out_count) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long rounds = (count + stride - 1) / stride;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    for (long long r = 0; r < rounds; ++r, i += stride) {
+        V src = 0;
+        long long begin = 0, end = 0;
+        if (i < count) {
+            src = frontier[i];
+            begin = offsets[src];
+            end = offsets[src + 1];
+        }
+        for (int j = 0; j < max_degree; ++j) {
+            bool take = false;
+            V dst = 0;
+            if (begin + j < end) {
+                dst = columns[begin + j];
+                take = labels[dst] == -1 && atomicCAS(labels + dst, -1, value) == -1;
+                if (take && predecessor) predecessor[dst] = (P)src;
+            }
+            warp_append(take, dst, out, out_count);
+        }
+    }
 }
 
 // BFS pull: every candidate without a label scans its in-edges and takes the
