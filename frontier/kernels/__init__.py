@@ -19,9 +19,10 @@ from . import workspace
 from .edges import edges_of, pointer, vertex_ids
 from .module import grid_for, kernel, supported
 
-# Use the visited bitmap once a level expands at least n / BITMAP_FROM_EDGES
-# edges: building it reads every label once, which then pays for itself.
-BITMAP_FROM_EDGES = 8
+# A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
+# (building it reads every label once, which then pays for itself) and
+# writes a dense output: no atomic whose answer a thread must wait for.
+LARGE_LEVEL = 8
 # A push over at most SMALL_MAX_EDGES edges of vertices of degree at most
 # SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
 SMALL_MAX_DEGREE = 64
@@ -83,15 +84,17 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
         return _claim_push_small(graph, vertex_ids(graph, ids), functor, max_degree)
     edges = edges_of(graph, ids)
+    predecessor = functor.predecessor
+    types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices:
+        # Large level: a visited bitmap (L2-resident) and a dense output.
+        out = graph.xp.zeros(graph.num_vertices, dtype=bool)
+        edges.launch("claim_push_dense", types, _visited_bits(graph, functor.labels),
+                     functor.labels, np.int32(functor.value), pointer(predecessor), out)
+        return Frontier(graph.num_vertices, graph.device, mask=out)
     out, out_count = _output(graph, edges.total)
-    if edges.total:
-        visited = _visited_bits(graph, functor.labels) \
-            if edges.total >= graph.num_vertices // BITMAP_FROM_EDGES else None
-        predecessor = functor.predecessor
-        pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
-        edges.launch("claim_push", (graph.columns.dtype, pred_type),
-                     pointer(visited), functor.labels, np.int32(functor.value),
-                     pointer(predecessor), out, out_count)
+    edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
+                 pointer(predecessor), out, out_count)
     return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
 
 

@@ -40,6 +40,7 @@ _TRAVERSAL = tuple(
     [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_small<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"claim_push_dense<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"relax_push<{v}, {w}>" for v in _VERTEX for w in _WEIGHT]
     + [f"relax_predecessor<{v}, {w}, {p}>" for v in _VERTEX for w in _WEIGHT for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]

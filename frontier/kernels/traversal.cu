@@ -135,30 +135,47 @@ __global__ void labels_to_bits(const int* labels, long long n, unsigned int* bit
     }
 }
 
-// BFS push: claim every unvisited destination of the frontier's out-edges.
-// With `visited` (a bitmap of labels != -1, small enough to stay in L2) the
-// test-and-set is done on bits; without it, by compare-and-swap on labels.
+// BFS push: claim every unvisited destination of the frontier's out-edges by
+// compare-and-swap on its label; each winner is appended to `out` once.
 template <typename V, typename P>
 __global__ void claim_push(const long long* offsets, const V* columns, const V* frontier,
                            const long long* ends, long long count, long long total,
-                           const long long* tile_first, unsigned int* visited, int* labels,
-                           int value, P* predecessor,
-                           V* out, u64* out_count) {
+                           const long long* tile_first, int* labels, int value,
+                           P* predecessor, V* out, u64* out_count) {
     for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long, V src, long long edge) {
         bool take = false;
         V dst = 0;
         if (valid) {
             dst = columns[edge];
-            if (visited) {
-                take = test_and_set(visited, dst);
-                if (take) labels[dst] = value;
-            } else {
-                take = labels[dst] == -1 && atomicCAS(labels + dst, -1, value) == -1;
-            }
+            take = labels[dst] == -1 && atomicCAS(labels + dst, -1, value) == -1;
             if (take && predecessor) predecessor[dst] = (P)src;
         }
         warp_append(take, dst, out, out_count);
+    });
+}
+
+// BFS push for a large level, output as a dense mask. No thread needs to know
+// whether it won, so nothing waits on an atomic's answer: a vertex whose
+// visited bit is clear gets the bit (a fire-and-forget atomic), its label,
+// an adjacent frontier vertex as predecessor and its mask entry. Several
+// threads may do so for one vertex; they all write valid values.
+template <typename V, typename P>
+__global__ void claim_push_dense(const long long* offsets, const V* columns, const V* frontier,
+                                 const long long* ends, long long count, long long total,
+                                 const long long* tile_first, unsigned int* visited,
+                                 int* labels, int value, P* predecessor, bool* out) {
+    for_each_edge(offsets, frontier, ends, count, total, tile_first,
+                  [&](bool valid, long long, V src, long long edge) {
+        if (!valid) return;
+        V dst = columns[edge];
+        unsigned int bit = 1u << (dst & 31);
+        unsigned int* word = visited + (dst >> 5);
+        if (*word & bit) return;
+        atomicOr(word, bit);
+        labels[dst] = value;
+        if (predecessor) predecessor[dst] = (P)src;
+        out[dst] = true;
     });
 }
 
