@@ -134,7 +134,12 @@ class Brandes(fr.Primitive):
         self.coefficient[reached] = 0.0
 
     def result(self):
-        return BCResult(self.centrality * self.xp.asarray(self.params["scale"]))
+        factor, sampled_factor = self.params["scale"]
+        centrality = self.centrality * factor
+        if sampled_factor is not None:
+            sampled = self.xp.asarray(self.sources)
+            centrality[sampled] = self.centrality[sampled] * sampled_factor
+        return BCResult(centrality)
 
 
 class WeightedBrandes(Brandes):
@@ -209,11 +214,12 @@ class WeightedBrandes(Brandes):
 
 
 def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
-    """NetworkX's rescaling (``betweenness._rescale``): a factor, or one per
-    vertex when sampled sources are scaled apart from the others."""
+    """NetworkX's rescaling (``betweenness._rescale``) as ``(factor,
+    sampled_factor)``: every vertex is scaled by ``factor``, except that the
+    sampled sources get ``sampled_factor`` when it is not ``None``."""
     pairs = n if endpoints else n - 1  # targets that paths through v can have
     if pairs < 2:
-        return 1.0
+        return 1.0, None
     sources = pairs if sampled is None else len(sampled)
     correction = 1 if directed else 2
 
@@ -223,11 +229,9 @@ def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
         return 1 / (count * (pairs - 1)) if normalized else pairs / (count * correction)
 
     if sampled is None or endpoints:
-        return factor(sources)
+        return factor(sources), None
     # A sampled source is never a target of its own paths: one fewer source.
-    scale = np.full(n, factor(sources))
-    scale[list(sampled)] = factor(sources - 1)
-    return scale
+    return factor(sources), factor(sources - 1)
 
 
 def _check_weights(G: fr.Graph, weight) -> None:
