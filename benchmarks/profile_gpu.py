@@ -6,7 +6,7 @@ charged to the Python line that launched it. Prints the top functions by
 internal time. A development tool: figures for docs/benchmarks.md come from
 `frontier bench`, which times with CUDA events and no blocking launches.
 
-    CUDA_LAUNCH_BLOCKING=1 python benchmarks/profile_gpu.py 22 bfs,dobfs,sssp
+    python benchmarks/profile_gpu.py 22 bfs,dobfs,sssp        # sets CUDA_LAUNCH_BLOCKING
     python benchmarks/profile_gpu.py 24 bfs,dobfs levels    # time of each iteration
     python benchmarks/profile_gpu.py -24 bfs levels         # a 4096 x 4096 grid
 """

@@ -375,3 +375,10 @@ def test_neighbor_reduce_bad_arguments(device, edgeless):
         fr.neighbor_reduce(G, edge_value, direction="up")
     with pytest.raises(ValueError, match="identity="):
         fr.neighbor_reduce(G, edge_value, lambda a, b: a + b)
+
+
+def test_filter_and_compute_name_a_non_frontier_argument():
+    with pytest.raises(TypeError, match="filter takes a Frontier, got list"):
+        fr.filter([0, 1])
+    with pytest.raises(TypeError, match="compute takes a Frontier, got list"):
+        fr.compute([0, 1], lambda ids: ids)

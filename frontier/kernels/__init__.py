@@ -46,16 +46,21 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
             return None
         return _hook(graph, frontier, functor, direction, among)
     if isinstance(functor, functors.RelaxMin) and direction == "push":
-        if functor.distance.dtype != np.float64 or not _weights_fit(graph):
+        if functor.distance.dtype != np.float64 or not _weights_fit(graph) \
+                or not _index_array(functor.predecessor):
             return None
         return _relax_push(graph, frontier, functor)
     return None
 
 
 def _claim_fits(functor) -> bool:
-    predecessor = functor.predecessor
-    return (functor.labels.dtype == np.int32 and functor.unset == -1
-            and (predecessor is None or predecessor.dtype in (np.int32, np.int64)))
+    return functor.labels.dtype == np.int32 and functor.unset == -1 \
+        and _index_array(functor.predecessor)
+
+
+def _index_array(predecessor) -> bool:
+    """A predecessor array the kernels can write (or none)."""
+    return predecessor is None or predecessor.dtype in (np.int32, np.int64)
 
 
 def _weights_fit(graph) -> bool:
@@ -139,13 +144,15 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
     types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype)
     queued = workspace.scratch_bits(graph.num_vertices)
     out, out_count = _output(graph, edges.total)
-    edges.launch("relax_push", types, pointer(weights), functor.distance, queued, out,
+    start = functor.distance[edges.vertices]  # the offers' distances, fixed for the step
+    edges.launch("relax_push", types, pointer(weights), start, functor.distance, queued, out,
                  out_count)
     out = out[:int(out_count[0])]
     if len(out):
         if functor.predecessor is not None:
             edges.launch("relax_predecessor", types + (functor.predecessor.dtype,),
-                         pointer(weights), functor.distance, queued, functor.predecessor)
+                         pointer(weights), start, functor.distance, queued,
+                         functor.predecessor)
         kernel("clear_bits", graph.columns.dtype)((grid_for(len(out)),), (256,),
                                                   (out, np.int64(len(out)), queued))
     return Frontier(graph.num_vertices, graph.device, ids=out, distinct=True)

@@ -252,20 +252,23 @@ __device__ __forceinline__ double weight_of(const W* weights, long long edge) {
 }
 
 // SSSP push, pass 1: relax every out-edge of the frontier with atomic min;
-// each vertex that improved is appended once (the `queued` bit).
+// each vertex that improved is appended once (the `queued` bit). A frontier
+// vertex offers the distance it had when the step began (`start[p]`, for list
+// position p), as the general path does: then an improved vertex's new
+// distance is exactly some offer, and predecessors cannot form a cycle even
+// over zero-weight edges.
 template <typename V, typename W>
 __global__ void relax_push(const long long* offsets, const V* columns, const V* frontier,
                            const long long* ends, long long count, long long total,
-                           const long long* tile_first, const W* weights, double* distance,
-                           unsigned int* queued,
-                           V* out, u64* out_count) {
+                           const long long* tile_first, const W* weights, const double* start,
+                           double* distance, unsigned int* queued, V* out, u64* out_count) {
     for_each_edge(offsets, frontier, ends, count, total, tile_first,
-                  [&](bool valid, long long, V src, long long edge) {
+                  [&](bool valid, long long p, V, long long edge) {
         bool take = false;
         V dst = 0;
         if (valid) {
             dst = columns[edge];
-            double candidate = distance[src] + weight_of(weights, edge);
+            double candidate = start[p] + weight_of(weights, edge);
             if (candidate < distance[dst] &&
                 candidate < atomic_min_nonnegative(distance + dst, candidate)) {
                 take = test_and_set(queued, dst);
@@ -276,19 +279,19 @@ __global__ void relax_push(const long long* offsets, const V* columns, const V* 
 }
 
 // SSSP push, pass 2: every improved vertex takes as predecessor a frontier
-// vertex whose edge gives exactly its new distance.
+// vertex whose offer is exactly its new distance.
 template <typename V, typename W, typename P>
 __global__ void relax_predecessor(const long long* offsets, const V* columns, const V* frontier,
                                   const long long* ends, long long count, long long total,
                                   const long long* tile_first, const W* weights,
-                                  const double* distance,
+                                  const double* start, const double* distance,
                                   const unsigned int* queued, P* predecessor) {
     for_each_edge(offsets, frontier, ends, count, total, tile_first,
-                  [&](bool valid, long long, V src, long long edge) {
+                  [&](bool valid, long long p, V src, long long edge) {
         if (!valid) return;
         V dst = columns[edge];
         if ((queued[dst >> 5] & (1u << (dst & 31))) &&
-            distance[src] + weight_of(weights, edge) == distance[dst]) {
+            start[p] + weight_of(weights, edge) == distance[dst]) {
             predecessor[dst] = (P)src;
         }
     });

@@ -24,6 +24,7 @@ def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A0
     Frontier
         A sparse frontier.
     """
+    _check_frontier(frontier, "filter")
     if unique:
         frontier = frontier.unique()
     if predicate is None:
@@ -41,4 +42,11 @@ def compute(frontier: Frontier, functor: Callable):
     The functor typically updates vertex data in place (``rank[ids] = ...``);
     whatever it returns is returned.
     """
+    _check_frontier(frontier, "compute")
     return functor(frontier.ids)
+
+
+def _check_frontier(frontier, operator: str) -> None:
+    if not isinstance(frontier, Frontier):
+        raise TypeError(f"{operator} takes a Frontier, got {type(frontier).__name__}: "
+                        "wrap ids with Frontier.from_ids(ids, num_vertices)")
