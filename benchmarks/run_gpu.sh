@@ -58,6 +58,9 @@ if [ "$what" != bench ]; then
 fi
 [ "$what" = tests ] && exit $status
 
+step bandwidth 60 python benchmarks/bandwidth.py 4
+cat "$LOGS/bandwidth.log"
+
 # BC copies the graph on each call: it goes last, so a time-out costs only BC.
 bench kronecker-22 80 --kronecker 22 --primitives bfs,dobfs,sssp,cc,pagerank,bc
 bench kronecker-24 140 --kronecker 24 --primitives bfs,dobfs,sssp,cc,pagerank,bc

@@ -129,7 +129,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
     if primitive in ("bfs", "dobfs"):
         def inspect_tree(result, root):
             fr.validate.graph500_bfs(graph, root, result.depth, result.predecessor)
-            return Outcome(reached=result.depth >= 0)
+            return Outcome(reached=result.depth >= 0, iterations=result.iterations,
+                           setup_ms=result.setup_s * 1e3)
 
         return Workload(primitive, "frontier", graph, graph.device,
                         lambda root: function(graph, source=root), inspect_tree, True,
@@ -137,7 +138,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
     if primitive == "sssp":
         def inspect_distances(result, root):
             check_distances(graph, root, result.distance)
-            return Outcome(reached=graph.xp.isfinite(result.distance))
+            return Outcome(reached=graph.xp.isfinite(result.distance),
+                           iterations=result.iterations, setup_ms=result.setup_s * 1e3)
 
         return Workload(primitive, "frontier", graph, graph.device,
                         lambda root: function(graph, source=root), inspect_distances, True,
@@ -161,7 +163,9 @@ def measure(work: Workload, roots: list[int], settings: Settings,
         ``time_ms`` (median over roots of each root's median), ``gteps``
         (harmonic mean over roots of traversed edges / time, in 1e9/s) and
         ``gteps_median`` for traversals, ``times_ms`` per root, ``roots``,
-        ``iterations`` and ``ms_per_iteration`` for whole-graph primitives,
+        ``iterations`` (of the last root) and ``ms_per_iteration`` (median over
+        roots of the loop time, set-up excluded, per iteration) where the
+        implementation reports iterations,
         ``peak_bytes``, ``graph_bytes``, ``validation`` and ``checked_runs``.
     """
     sources = roots if work.rooted else [None]
@@ -173,7 +177,7 @@ def measure(work: Workload, roots: list[int], settings: Settings,
     for _ in range(settings.warmup):
         work.inspect(work.run(sources[0]), sources[0])
         checked += 1
-    times_ms, rates, iterations, setup_ms = [], [], None, 0.0
+    times_ms, rates, per_iteration, iterations = [], [], [], None
     for source in sources:
         runs = []
         for _ in range(settings.repeat):
@@ -183,7 +187,10 @@ def measure(work: Workload, roots: list[int], settings: Settings,
             checked += 1
             runs.append(ms)
         times_ms.append(median(runs))
-        iterations, setup_ms = outcome.iterations, outcome.setup_ms
+        iterations = outcome.iterations
+        if iterations:
+            # the loop's share of the call: set-up (allocation, graph checks) excluded
+            per_iteration.append((times_ms[-1] - outcome.setup_ms) / iterations)
         line = f"{work.primitive} {work.implementation}"
         if source is not None:
             line += f" root {source}"
@@ -204,8 +211,7 @@ def measure(work: Workload, roots: list[int], settings: Settings,
         "times_ms": times_ms,
         "roots": roots if work.rooted else None,
         "iterations": iterations,
-        # the loop's share of the call: set-up (allocation, graph checks) excluded
-        "ms_per_iteration": (time_ms - setup_ms) / iterations if iterations else None,
+        "ms_per_iteration": median(per_iteration) if per_iteration else None,
         "peak_bytes": peak,
         "graph_bytes": work.graph_bytes(),
         "validation": work.validation,
