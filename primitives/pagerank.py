@@ -49,17 +49,17 @@ class PageRank(fr.Primitive):
         # 1 / out-weight, and 0 for dangling vertices (whose rank is spread apart).
         self.share = self.xp.where(self.dangling, 0.0,
                                    1.0 / self.xp.where(self.dangling, 1.0, out_weight))
+        # A uniform distribution stays a scalar: it broadcasts, and saves a vector.
         self.teleport = self.distribution(params["personalization"])
         self.dangling_weights = self.distribution(params["dangling"])
-        self.rank = self.distribution(params["nstart"])
-        self.incoming = self.vertex_array(0.0, np.float64)
+        self.rank = self.vertex_array(params["nstart"], np.float64) \
+            if np.isscalar(params["nstart"]) else self.distribution(params["nstart"])
+        self.incoming = None
         self.change = None
 
     def distribution(self, values):
-        """A per-vertex vector on the device from a host vector or a uniform value."""
-        if np.isscalar(values):
-            return self.vertex_array(values, np.float64)
-        return self.xp.asarray(values)
+        """A host vector on the device; a uniform value as it is."""
+        return values if np.isscalar(values) else self.xp.asarray(values)
 
     def initial_frontier(self):
         return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
