@@ -58,10 +58,7 @@ class AddSourceValue:
     weighted: bool = False
 
     def __call__(self, src, dst, edge, weight):
-        amount = self.source[src]
-        if self.weighted and weight is not None:
-            amount = amount * weight
-        return scatter_add(self.target, dst, amount)
+        return scatter_add(self.target, dst, _times_weight(self.source[src], self.weighted, weight))
 
 
 @dataclass
@@ -74,10 +71,7 @@ class SourceValue:
     weighted: bool = False
 
     def __call__(self, src, dst, edge, weight):
-        value = self.values[src]
-        if self.weighted and weight is not None:
-            value = value * weight
-        return value
+        return _times_weight(self.values[src], self.weighted, weight)
 
 
 @dataclass
@@ -91,10 +85,7 @@ class DestinationValue:
     weighted: bool = False
 
     def __call__(self, src, dst, edge, weight):
-        value = self.values[dst]
-        if self.weighted and weight is not None:
-            value = value * weight
-        return value
+        return _times_weight(self.values[dst], self.weighted, weight)
 
 
 @dataclass
@@ -110,3 +101,8 @@ class HookRoots:
         scatter_min(self.labels, src_root, dst_root)
         scatter_min(self.labels, dst_root, src_root)
         return array_namespace(dst).zeros(len(dst), dtype=bool)
+
+
+def _times_weight(values, weighted: bool, weight):
+    """``values`` times the edges' weights, if asked for and the graph has them."""
+    return values * weight if weighted and weight is not None else values

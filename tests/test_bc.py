@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
+from graphs import DATASETS, named_graphs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import EdgeList, edge_lists
@@ -18,20 +18,12 @@ from strategies import EdgeList, edge_lists
 import frontier as fr
 from primitives import betweenness_centrality
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 # The device fixture is a plain name, safe to share between examples.
 with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
                                               HealthCheck.too_slow, HealthCheck.data_too_large])
 small_graphs = edge_lists(max_vertices=30, max_edges=80)
 
 
-def named_graphs():
-    return {
-        "karate": nx.karate_club_graph(),
-        "les_miserables": nx.les_miserables_graph(),
-        "florentine": nx.florentine_families_graph(),
-        "davis": nx.davis_southern_women_graph(),
-    }
 
 
 def positive(edges: EdgeList) -> EdgeList:

@@ -4,12 +4,12 @@ agree with the built-in (fused) one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
 import scipy.io
+from graphs import DATASETS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -21,7 +21,6 @@ from primitives import bfs
 with_device = settings(suppress_health_check=[
     *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 
 
 @st.composite

@@ -3,18 +3,16 @@ labelled with its smallest vertex id."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 import pytest
+from graphs import DATASETS, named_graphs, read_snap
 from hypothesis import HealthCheck, given, settings
 from strategies import edge_lists
 
 import frontier as fr
 from primitives import connected_components
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 # The device fixture is a plain name, safe to share between examples.
 with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
                                               HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -49,13 +47,9 @@ def test_sparse_directed_graphs(edges):
                                   oracle_labels(edges.networkx(), list(range(edges.num_vertices))))
 
 
-def named_graphs():
-    return [("karate", nx.karate_club_graph()), ("les_miserables", nx.les_miserables_graph()),
-            ("florentine", nx.florentine_families_graph()),
-            ("davis", nx.davis_southern_women_graph())]
 
 
-@pytest.mark.parametrize("name,graph", named_graphs(), ids=[n for n, _ in named_graphs()])
+@pytest.mark.parametrize("name,graph", named_graphs().items(), ids=list(named_graphs()))
 def test_named_graphs(device, name, graph):
     # Splitting off a few vertices makes more than one component to find.
     graph = graph.copy()
@@ -84,12 +78,6 @@ def test_isolated_vertices_and_empty_graph():
     assert connected_components(empty).labels.tolist() == []
 
 
-def read_snap(path: Path):
-    """A SNAP edge list (``#`` comments, CRLF or LF) with its ids made contiguous."""
-    edges = np.loadtxt(path, dtype=np.int64, comments="#")
-    ids, endpoints = np.unique(edges, return_inverse=True)
-    endpoints = endpoints.reshape(edges.shape)
-    return len(ids), endpoints[:, 0], endpoints[:, 1]
 
 
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")

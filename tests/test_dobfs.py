@@ -4,11 +4,11 @@ direction mode, on random and named graphs."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
+from graphs import DATASETS, named_graphs, read_snap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -17,7 +17,6 @@ import frontier as fr
 from frontier.validate import graph500_bfs
 from primitives import bfs, dobfs
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 MODES = [None, "push", "pull"]
 # The device fixture is a plain name, safe to share between examples.
 with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -71,14 +70,10 @@ def test_any_switch_factors_give_bfs_depths(edges, data, do_a, do_b):
     assert_bfs_tree(G, source, result.depth, result.predecessor)
 
 
-def named_graphs():
-    davis = nx.davis_southern_women_graph()
-    return [("karate", nx.karate_club_graph()), ("les_miserables", nx.les_miserables_graph()),
-            ("florentine", nx.florentine_families_graph()), ("davis", davis)]
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name,graph", named_graphs(), ids=[n for n, _ in named_graphs()])
+@pytest.mark.parametrize("name,graph", named_graphs().items(), ids=list(named_graphs()))
 def test_named_graphs(device, name, graph, mode):
     G = fr.Graph.from_networkx(graph, weight=None, device=device)
     nodes = list(graph.nodes)
@@ -144,12 +139,6 @@ def test_bad_input(kwargs, message):
         dobfs(G, **kwargs)
 
 
-def read_snap(path: Path):
-    """A SNAP edge list (``#`` comments, CRLF or LF) with its ids made contiguous."""
-    edges = np.loadtxt(path, dtype=np.int64, comments="#")
-    ids, endpoints = np.unique(edges, return_inverse=True)
-    endpoints = endpoints.reshape(edges.shape)
-    return len(ids), endpoints[:, 0], endpoints[:, 1]
 
 
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")

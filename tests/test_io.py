@@ -11,11 +11,10 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
+from graphs import DATASETS
 
 import frontier as fr
 from frontier.device import to_numpy
-
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 
 
 def host_csr(G):

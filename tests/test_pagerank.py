@@ -3,11 +3,10 @@ graphs, a real dataset, convergence failure and bad input."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 import pytest
+from graphs import DATASETS, named_graphs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import EdgeList, edge_lists
@@ -15,7 +14,6 @@ from strategies import EdgeList, edge_lists
 import frontier as fr
 from primitives import pagerank
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 # Tight enough that both runs are within 1e-9 of the fixed point.
 CONVERGED = {"tol": 1e-10, "max_iter": 1000}
 # The device fixture is a plain name, safe to share between examples.
@@ -23,13 +21,6 @@ with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixtur
                                               HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def named_graphs():
-    return {
-        "karate": nx.karate_club_graph(),
-        "les_miserables": nx.les_miserables_graph(),
-        "florentine": nx.florentine_families_graph(),
-        "davis": nx.davis_southern_women_graph(),
-    }
 
 
 def as_vector(ranks: dict, nodes) -> np.ndarray:

@@ -10,6 +10,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from graphs import DATASETS, named_graphs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -17,7 +18,6 @@ from strategies import edge_lists
 import frontier as fr
 from primitives import sssp
 
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 DELTAS = [None, math.inf, 0.5, 3, 1e6]
 # The device fixture is a plain name, safe to share between examples.
 with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -86,13 +86,9 @@ def test_every_delta_gives_the_same_answer(edges, data):
         assert_shortest_path_tree(G, source, result.distance, result.predecessor)
 
 
-def named_graphs():
-    return [("karate", nx.karate_club_graph()), ("les_miserables", nx.les_miserables_graph()),
-            ("florentine", nx.florentine_families_graph()),
-            ("davis", nx.davis_southern_women_graph())]
 
 
-@pytest.mark.parametrize("name,graph", named_graphs(), ids=[n for n, _ in named_graphs()])
+@pytest.mark.parametrize("name,graph", named_graphs().items(), ids=list(named_graphs()))
 def test_named_graphs(device, name, graph):
     # Edges without a weight attribute weigh 1, as in NetworkX.
     G = fr.Graph.from_networkx(graph, weight="weight", device=device)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from graphs import DATASETS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -15,8 +14,6 @@ from frontier.device import to_numpy
 from frontier.generators import grid, kronecker
 from frontier.validate import BFSValidationError, graph500_bfs
 from primitives import bfs
-
-DATASETS = Path(__file__).parents[2] / "shared" / "datasets"
 
 
 def bfs_arrays(G, source):
