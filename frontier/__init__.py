@@ -9,6 +9,7 @@ from .enactor import Primitive, check_vertex, enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
 from .io import read_graph, write_graph
+from .memory import DeviceMemoryError
 from .operators import (
     advance,
     claim,
@@ -24,8 +25,8 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "Device", "Frontier", "Graph", "Primitive", "Result", "advance", "check_vertex", "claim",
-    "compute", "default_device", "enact", "filter", "first_occurrence", "functors",
-    "generators", "get_device", "index_dtype", "neighbor_reduce", "read_graph",
+    "Device", "DeviceMemoryError", "Frontier", "Graph", "Primitive", "Result", "advance",
+    "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
+    "functors", "generators", "get_device", "index_dtype", "neighbor_reduce", "read_graph",
     "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate", "write_graph",
 ]
