@@ -215,10 +215,14 @@ class Graph:
         loop counting twice for undirected ones."""
         if self.directed:
             return self.out_degree() + self.in_degree()
-        xp = self.xp
-        loops = self.columns == _row_ids(xp, self.offsets, self.num_arcs)
-        loop_count = xp.bincount(self.columns[loops], minlength=self.num_vertices)
+        loops = self.columns == self.arc_sources()
+        loop_count = self.xp.bincount(self.columns[loops], minlength=self.num_vertices)
         return self.out_degree() + loop_count
+
+    def arc_sources(self):
+        """The source vertex of every stored arc, aligned with ``columns`` (a
+        device array; ``columns`` holds the destinations)."""
+        return _row_ids(self.xp, self.offsets, self.num_arcs)
 
     def is_simple(self) -> bool:
         """True if the graph has no self loops and no parallel arcs (known from
@@ -229,7 +233,7 @@ class Graph:
 
     def _check_simple(self) -> bool:
         xp = self.xp
-        rows = _row_ids(xp, self.offsets, self.num_arcs)
+        rows = self.arc_sources()
         if bool(xp.any(self.columns == rows)):
             return False
         repeated = (self.columns[1:] == self.columns[:-1]) & (rows[1:] == rows[:-1])
@@ -241,8 +245,7 @@ class Graph:
         is already simple."""
         if self.is_simple():
             return self
-        xp = self.xp
-        rows = _row_ids(xp, self.offsets, self.num_arcs)
+        rows = self.arc_sources()
         keep = rows != self.columns if self.directed else rows < self.columns
         weights = None if self.weights is None else self.weights[keep]
         simple = Graph.from_edges(rows[keep], self.columns[keep], weights, self.num_vertices,

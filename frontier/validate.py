@@ -76,7 +76,9 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor) -> None:
     _check_tree(xp, source, depth, parent, has_parent, children)
     _fail_at(2, children, depth[children] != depth[parent[children]] + 1,
              "its depth is not its predecessor's depth + 1")
-    tails, heads = _arcs(xp, G)
+    # Every stored arc: both directions of an undirected edge.
+    tails = G.arc_sources().astype("int64", copy=False)
+    heads = G.columns.astype("int64")
     reached = depth >= 0
     both = reached[tails] & reached[heads]
     gap = depth[heads] - depth[tails]
@@ -119,13 +121,6 @@ def _check_tree_edges(xp, n, tails, heads, parent, children) -> None:
     else:
         present = xp.zeros(len(wanted), dtype=bool)
     _fail_at(5, children, ~present, "the graph has no edge from its predecessor to it")
-
-
-def _arcs(xp, G):
-    """int64 tail and head of every stored arc (both directions when undirected)."""
-    heads = G.columns.astype("int64")
-    tails = xp.searchsorted(G.offsets[1:], xp.arange(len(heads)), side="right")
-    return tails.astype("int64"), heads
 
 
 def _fail_at(check: int, vertices, bad, detail: str) -> None:

@@ -15,12 +15,6 @@ from ..device import array_namespace
 from ..graph import Graph
 
 
-def _arc_sources(graph: Graph):
-    """The source vertex of every stored arc of ``graph``."""
-    xp = graph.xp
-    return xp.searchsorted(graph.offsets[1:], xp.arange(graph.num_arcs), side="right")
-
-
 def depth_from_parent(parent, source: int):
     """BFS depth of every vertex from a predecessor tree.
 
@@ -102,7 +96,7 @@ def parent_from_depth(graph: Graph, depth):
     [-1, 0, 1]
     """
     xp = graph.xp
-    sources = _arc_sources(graph)
+    sources = graph.arc_sources()
     source_depth = depth[sources]
     steps = (source_depth >= 0) & (depth[graph.columns] == source_depth + 1)
     parent = xp.full(graph.num_vertices, -1, dtype=np.int64)
@@ -147,7 +141,7 @@ def check_distances(graph: Graph, source: int, distance, rtol: float = 1e-6) -> 
     if float(distance[source]) != 0.0:
         raise ValueError(f"distance[{source}] = {float(distance[source])}: the source must "
                          "be at distance 0")
-    sources = _arc_sources(graph)
+    sources = graph.arc_sources()
     weight = xp.ones(graph.num_arcs) if graph.weights is None \
         else graph.weights.astype(np.float64)
     from_reached = xp.isfinite(distance[sources])  # arcs out of unreached vertices say nothing
