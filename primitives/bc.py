@@ -239,10 +239,10 @@ def _check_weights(G: fr.Graph, weight) -> None:
         raise ValueError(f"weight={weight!r} but the graph has no edge weights")
     bad = G.xp.flatnonzero(G.weights <= 0)
     if len(bad):
-        edge = int(bad[0])
-        src = int(G.xp.searchsorted(G.offsets, edge, side="right")) - 1
+        arc = int(bad[0])
         raise ValueError(
-            f"edge ({src}, {int(G.columns[edge])}) has weight {G.weights[edge].item()}: "
+            f"edge ({int(G.arc_sources()[arc])}, {int(G.columns[arc])}) has weight "
+            f"{G.weights[arc].item()}: "
             "weighted betweenness needs positive weights (with zero weights NetworkX's "
             "path counts depend on its heap order)")
 

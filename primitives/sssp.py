@@ -107,13 +107,11 @@ def _check_non_negative(graph: fr.Graph) -> None:
     """ValueError naming the first arc of negative weight, if there is one."""
     if graph.weights is None or graph.weights.dtype.kind == "u":
         return
-    xp = graph.xp
-    negative = xp.flatnonzero(graph.weights < 0)
+    negative = graph.xp.flatnonzero(graph.weights < 0)
     if len(negative):
-        arc = negative[:1]
-        tail = int(xp.searchsorted(graph.offsets, arc, side="right")[0]) - 1
-        head, weight = int(graph.columns[arc][0]), graph.weights[arc][0].item()
-        raise ValueError(f"edge ({tail}, {head}) has weight {weight}: "
+        arc = int(negative[0])
+        tail, head = int(graph.arc_sources()[arc]), int(graph.columns[arc])
+        raise ValueError(f"edge ({tail}, {head}) has weight {graph.weights[arc].item()}: "
                          "sssp needs non-negative weights")
 
 
