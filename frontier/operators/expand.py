@@ -37,23 +37,15 @@ class EdgeBatch:
     ends: object
 
 
-def _scanned_degrees(xp, offsets, vertices):
-    """Inclusive prefix sum of the degrees of ``vertices``."""
-    degrees = offsets[vertices + 1] - offsets[vertices]
-    return xp.cumsum(degrees)
-
-
-def _expand_range(xp, offsets, vertices, ends, begin_pos: int, end_pos: int,
+def _expand_range(xp, vertices, ends, base, begin_pos: int, end_pos: int,
                   begin_edge: int, end_edge: int) -> EdgeBatch:
     """Edges ``begin_edge..end_edge`` (in expansion order) of vertices
     ``begin_pos..end_pos``."""
     slot = xp.arange(begin_edge, end_edge, dtype=np.int64)
     local_ends = ends[begin_pos:end_pos]
     position = xp.searchsorted(local_ends, slot, side="right") + begin_pos
-    vertex = vertices[position]
-    seg_start = ends[position] - (offsets[vertex + 1] - offsets[vertex])
-    edge = offsets[vertex] + (slot - seg_start)
-    return EdgeBatch(position, vertex, edge, begin_pos, local_ends - begin_edge)
+    return EdgeBatch(position, vertices[position], base[position] + slot, begin_pos,
+                     local_ends - begin_edge)
 
 
 def expand(xp, offsets, vertices, chunk_edges: int = DEFAULT_CHUNK_EDGES) -> Iterator[EdgeBatch]:
@@ -66,21 +58,26 @@ def expand(xp, offsets, vertices, chunk_edges: int = DEFAULT_CHUNK_EDGES) -> Ite
     """
     if len(vertices) == 0:
         return
-    ends = _scanned_degrees(xp, offsets, vertices)
+    first_edge = offsets[vertices]
+    degrees = offsets[vertices + 1] - first_edge
+    ends = xp.cumsum(degrees)
     total = int(ends[-1])
     if total == 0:
         return
+    # Per list position, the edge id of expansion slot 0 if its edges were
+    # numbered from there: one gather per edge then finds the edge id.
+    base = first_edge - (ends - degrees)
     if total <= chunk_edges:
-        yield _expand_range(xp, offsets, vertices, ends, 0, len(vertices), 0, total)
+        yield _expand_range(xp, vertices, ends, base, 0, len(vertices), 0, total)
         return
     # Cut at vertex boundaries near multiples of chunk_edges.
     targets = xp.arange(chunk_edges, total, chunk_edges, dtype=np.int64)
-    cuts = np.unique(np.asarray(to_numpy(xp.searchsorted(ends, targets, side="left"))))
-    host_ends = to_numpy(ends[xp.asarray(cuts)]) if len(cuts) else np.zeros(0, np.int64)
+    cuts = np.unique(to_numpy(xp.searchsorted(ends, targets, side="left")))
+    host_ends = to_numpy(ends[xp.asarray(cuts)])
     begin_pos, begin_edge = 0, 0
     for cut, cut_edge in zip(list(cuts) + [len(vertices) - 1], list(host_ends) + [total]):
         end_pos, end_edge = int(cut) + 1, int(cut_edge)
         if end_edge > begin_edge:
-            yield _expand_range(xp, offsets, vertices, ends, begin_pos, end_pos,
+            yield _expand_range(xp, vertices, ends, base, begin_pos, end_pos,
                                 begin_edge, end_edge)
         begin_pos, begin_edge = end_pos, end_edge
