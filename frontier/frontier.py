@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .device import Device, array_namespace, device_of, get_device
+from .device import Device, device_of, get_device
 
 SPARSE = "sparse"
 DENSE = "dense"
@@ -157,8 +157,7 @@ def as_frontier(value, num_vertices: int, device: Device) -> Frontier:
     """
     if isinstance(value, Frontier):
         frontier = value
-    elif not isinstance(value, (list, tuple)) and array_namespace(value) is not None \
-            and getattr(value, "dtype", None) is not None and value.dtype == bool:
+    elif hasattr(value, "dtype") and value.dtype == bool:
         frontier = Frontier.from_mask(value, device)
     else:
         return Frontier.from_ids(value, num_vertices, device)

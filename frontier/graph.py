@@ -115,7 +115,7 @@ class Graph:
         xp = dev.xp
         src, dst = dev.asarray(src), dev.asarray(dst)
         _check_endpoints(src, dst)
-        n = _infer_num_vertices(xp, src, dst, num_vertices)
+        n = _infer_num_vertices(src, dst, num_vertices)
         if weights is not None:
             weights = dev.asarray(weights)
             _check_weights(xp, weights, len(src))
@@ -347,7 +347,7 @@ def _check_endpoints(src, dst) -> None:
             raise ValueError(f"{name} must hold integer vertex ids, got dtype {ids.dtype}")
 
 
-def _infer_num_vertices(xp, src, dst, num_vertices) -> int:
+def _infer_num_vertices(src, dst, num_vertices) -> int:
     if len(src):
         low = int(min(src.min(), dst.min()))
         high = int(max(src.max(), dst.max()))
