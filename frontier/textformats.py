@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .graph import _symmetrize
 from .progress import Progress
 
 
@@ -201,9 +202,7 @@ def matrix_market(text: Text, directed):
     symmetric = symmetry == "symmetric"
     directed = (not symmetric) if directed is None else bool(directed)
     if symmetric and directed:
-        mirror = src != dst
-        src, dst = np.concatenate([src, dst[mirror]]), np.concatenate([dst, src[mirror]])
-        weights = None if weights is None else np.concatenate([weights, weights[mirror]])
+        src, dst, weights = _symmetrize(np, src, dst, weights)
     return src, dst, weights, rows, directed, None
 
 
