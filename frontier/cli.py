@@ -48,19 +48,17 @@ def _load_graph(args, device):
 
 
 def _reached_edges(graph, result) -> int | None:
-    """Undirected edges inside the traversed component (Graph500 TEPS numerator)."""
-    reached = None
-    for field in ("depth", "distance"):
-        if hasattr(result, field):
-            values = np.asarray(getattr(result, field))
-            reached = values >= 0 if field == "depth" else np.isfinite(values)
-    if reached is None:
-        return None
-    from .device import to_numpy
+    """Undirected edges inside the traversed component (Graph500 TEPS numerator),
+    for a host result with depths or distances; ``None`` for other primitives."""
+    from .bench.measure import traversed_edges
 
-    degree = to_numpy(graph.out_degree())
-    arcs = int(degree[reached].sum())
-    return arcs // 2 if not graph.directed else arcs
+    if hasattr(result, "depth"):
+        reached = result.depth >= 0
+    elif hasattr(result, "distance"):
+        reached = np.isfinite(result.distance)
+    else:
+        return None
+    return traversed_edges(graph, graph.device.asarray(reached))
 
 
 def run_command(args) -> int:
@@ -111,6 +109,8 @@ def demo_command(args) -> int:
     import frontier as fr
     from primitives import bfs
 
+    from .bench.measure import harmonic_mean
+
     device = fr.get_device(args.device)
     print(f"Frontier demo on {device.describe()}: Graph500 Kronecker scale {args.scale}, "
           f"edgefactor {args.edgefactor}", flush=True)
@@ -130,7 +130,7 @@ def demo_command(args) -> int:
         print(f"  bfs from {root:>8}: {result.iterations:>2} levels, {edges:>10} edges, "
               f"{result.elapsed_s * 1e3:9.1f} ms, {rates[-1] / 1e6:8.1f} MTEPS, valid",
               flush=True)
-    harmonic = len(rates) / sum(1 / r for r in rates)
+    harmonic = harmonic_mean(rates)
     print(f"harmonic mean over {len(rates)} roots: {harmonic / 1e6:.1f} MTEPS")
     return 0
 
