@@ -111,10 +111,12 @@ class Brandes(fr.Primitive):
         ids = level.ids
         successors = fr.neighbor_reduce(self.graph, self.successor_coefficients(), "sum",
                                         vertices=level, direction="push")
-        self.delta[ids] = self.sigma[ids] * successors
-        self.coefficient[ids] = (1.0 + self.delta[ids]) / self.sigma[ids]
+        sigma = self.sigma[ids]
+        delta = sigma * successors
+        self.delta[ids] = delta
+        self.coefficient[ids] = (1.0 + delta) / sigma
         # With endpoints, the path from the source to v also counts for v.
-        self.centrality[ids] += self.delta[ids] + (1.0 if self.endpoints else 0.0)
+        self.centrality[ids] += delta + (1.0 if self.endpoints else 0.0)
         self.finished.append(ids)
         return level
 
