@@ -22,25 +22,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 import frontier as fr
+
+from .bfs import BFS, BFSResult
 
 DIRECTIONS = ("push", "pull")
 
 
 @dataclass
-class DOBFSResult(fr.Result):
-    """``depth[v]``: hops from the source (-1 if unreached);
-    ``predecessor[v]``: the vertex ``v`` was reached from (-1 for the source
-    and for unreached vertices).
+class DOBFSResult(BFSResult):
+    """:class:`~primitives.bfs.BFSResult`'s ``depth`` and ``predecessor``.
 
     ``directions`` (not an array, so not a field) holds ``"push"`` or
     ``"pull"`` for each iteration, in order.
     """
-
-    depth: object
-    predecessor: object
 
     def __post_init__(self):
         super().__post_init__()
@@ -52,20 +47,16 @@ class DOBFSResult(fr.Result):
         return host
 
 
-class DOBFS(fr.Primitive):
-    communicate = {"depth": "min", "predecessor": "max"}
+class DOBFS(BFS):
+    """BFS's data and first frontier, plus the direction switch."""
 
     def setup(self):
-        graph = self.graph
-        self.source = fr.check_vertex(graph, self.params["source"])
+        super().setup()
         self.do_a = _check_factor("do_a", self.params["do_a"])
         self.do_b = _check_factor("do_b", self.params["do_b"])
         self.forced = self.params["direction"]
         if self.forced is not None and self.forced not in DIRECTIONS:
             raise ValueError(f"direction={self.forced!r}: expected None, 'push' or 'pull'")
-        self.depth = self.vertex_array(-1, np.int32)
-        self.predecessor = self.vertex_array(-1, fr.index_dtype(graph.num_vertices))
-        self.depth[self.source] = 0
         # Pull candidates, kept up to date from each iteration's new vertices
         # rather than rescanning the depths.
         self.unvisited = self.vertex_array(True, bool)
@@ -74,9 +65,6 @@ class DOBFS(fr.Primitive):
         self.direction = "push"
         self.has_pulled = False
         self.directions = []
-
-    def initial_frontier(self):
-        return self.frontier_of([self.source])
 
     def step(self, frontier, iteration):
         direction = self.forced or self.choose_direction(frontier.size)
