@@ -9,9 +9,15 @@ from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import frontier as fr
+
+# For @given tests that take the ``device`` fixture: it is a plain name, safe
+# to share between examples, which hypothesis cannot know.
+with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                              HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @dataclass

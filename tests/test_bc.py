@@ -11,19 +11,14 @@ import networkx as nx
 import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import EdgeList, edge_lists
+from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
 from primitives import betweenness_centrality
 
-# The device fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                              HealthCheck.too_slow, HealthCheck.data_too_large])
 small_graphs = edge_lists(max_vertices=30, max_edges=80)
-
-
 
 
 def positive(edges: EdgeList) -> EdgeList:

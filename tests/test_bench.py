@@ -9,9 +9,9 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.bench import checks, measure, peers, records
@@ -20,8 +20,6 @@ from frontier.cli import main
 from frontier.device import to_numpy
 from frontier.validate import BFSValidationError
 from primitives import bfs
-
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # statistics ---------------------------------------------------------------------------
 

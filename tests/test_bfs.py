@@ -10,17 +10,13 @@ import numpy as np
 import pytest
 import scipy.io
 from graphs import DATASETS
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.device import to_numpy
 from primitives import bfs
-
-with_device = settings(suppress_health_check=[
-    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
-
 
 
 @st.composite

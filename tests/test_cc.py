@@ -7,15 +7,11 @@ import networkx as nx
 import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs, read_snap
-from hypothesis import HealthCheck, given, settings
-from strategies import edge_lists
+from hypothesis import given
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from primitives import connected_components
-
-# The device fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                              HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def oracle_labels(graph, nodes) -> np.ndarray:
@@ -47,8 +43,6 @@ def test_sparse_directed_graphs(edges):
                                   oracle_labels(edges.networkx(), list(range(edges.num_vertices))))
 
 
-
-
 @pytest.mark.parametrize("name,graph", named_graphs().items(), ids=list(named_graphs()))
 def test_named_graphs(device, name, graph):
     # Splitting off a few vertices makes more than one component to find.
@@ -76,8 +70,6 @@ def test_isolated_vertices_and_empty_graph():
     assert connected_components(G).labels.tolist() == [0, 1, 2, 3, 2, 5]
     empty = fr.Graph.from_edges([], [], num_vertices=0, device="cpu")
     assert connected_components(empty).labels.tolist() == []
-
-
 
 
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")

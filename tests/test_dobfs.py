@@ -9,18 +9,15 @@ import networkx as nx
 import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs, read_snap
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.validate import graph500_bfs
 from primitives import bfs, dobfs
 
 MODES = [None, "push", "pull"]
-# The device fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                              HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def oracle_depths(graph, nodes, source) -> np.ndarray:
@@ -68,8 +65,6 @@ def test_any_switch_factors_give_bfs_depths(edges, data, do_a, do_b):
     result = dobfs(G, source, do_a=do_a, do_b=do_b, devices="cpu")
     np.testing.assert_array_equal(result.depth, bfs(G, source, devices="cpu").depth)
     assert_bfs_tree(G, source, result.depth, result.predecessor)
-
-
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -137,8 +132,6 @@ def test_bad_input(kwargs, message):
     G = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
     with pytest.raises(ValueError, match=re.escape(message)):
         dobfs(G, **kwargs)
-
-
 
 
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"{DATASETS} is not present")

@@ -8,15 +8,12 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from strategies import edge_lists
+from hypothesis import given
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.device import to_numpy
 from primitives import bfs
-
-with_device = settings(suppress_health_check=[
-    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
 
 
 @dataclass

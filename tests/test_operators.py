@@ -7,15 +7,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.device import to_numpy
-
-with_device = settings(suppress_health_check=[
-    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
 
 CHUNKS = st.sampled_from([1, 3, 7, 1 << 24])
 

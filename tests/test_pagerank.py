@@ -7,20 +7,15 @@ import networkx as nx
 import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import EdgeList, edge_lists
+from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
 from primitives import pagerank
 
 # Tight enough that both runs are within 1e-9 of the fixed point.
 CONVERGED = {"tol": 1e-10, "max_iter": 1000}
-# The device fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                              HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
 
 
 def as_vector(ranks: dict, nodes) -> np.ndarray:

@@ -7,16 +7,14 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from strategies import with_device
 
 import frontier as fr
 from frontier.device import to_numpy
 from frontier.operators.expand import expand
 from frontier.operators.segments import identity_of, segment_reduce
-
-with_device = settings(suppress_health_check=[
-    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
 
 REFERENCE = {
     "sum": lambda seg: sum(seg),

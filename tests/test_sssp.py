@@ -11,17 +11,14 @@ import networkx as nx
 import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from primitives import sssp
 
 DELTAS = [None, math.inf, 0.5, 3, 1e6]
-# The device fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                              HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def oracle_distances(graph, nodes, source) -> np.ndarray:
@@ -84,8 +81,6 @@ def test_every_delta_gives_the_same_answer(edges, data):
         result = sssp(G, source, delta=delta, devices="cpu")
         np.testing.assert_array_equal(result.distance, plain.distance)
         assert_shortest_path_tree(G, source, result.distance, result.predecessor)
-
-
 
 
 @pytest.mark.parametrize("name,graph", named_graphs().items(), ids=list(named_graphs()))

@@ -7,15 +7,12 @@ from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from strategies import with_device
 
 import frontier as fr
 from frontier.device import to_numpy
-
-# The `device` fixture is a plain name, safe to share between examples.
-with_device = settings(suppress_health_check=[
-    *settings.default.suppress_health_check, HealthCheck.function_scoped_fixture])
 
 
 @st.composite

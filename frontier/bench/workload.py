@@ -65,7 +65,6 @@ class Workload:
     validation: str | None = None
 
 
-
 def pagerank_options(num_vertices: int) -> dict:
     """PageRank settings for every implementation timed: NetworkX's ``alpha``,
     and ``tol = 1e-6 / N`` so that the run stops when the rank vector changes
