@@ -22,14 +22,11 @@ def contiguous_partition(graph, num_parts: int, seed: int = 0):
     """Vertices are cut into ``num_parts`` ranges of consecutive ids with about
     equal numbers of edges (keeps locality of a well-ordered graph)."""
     xp = graph.xp
-    offsets = graph.offsets
-    total = max(int(offsets[-1]), 1)
+    total = max(graph.num_arcs, 1)
     bounds = xp.arange(1, num_parts, dtype=np.int64) * total // num_parts
-    starts = xp.searchsorted(offsets[1:], bounds, side="right")
-    owner = xp.zeros(graph.num_vertices, dtype=np.int32)
-    for part, start in enumerate(starts.tolist(), start=1):
-        owner[start:] = part
-    return owner
+    starts = xp.searchsorted(graph.offsets[1:], bounds, side="right")
+    # A vertex's part is the number of part starts at or before it.
+    return xp.searchsorted(starts, xp.arange(graph.num_vertices), side="right").astype(np.int32)
 
 
 PARTITIONERS: dict[str, Callable] = {
