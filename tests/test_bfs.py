@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.io
+from checks import assert_bfs_tree, oracle_depths
 from graphs import DATASETS
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,35 +26,15 @@ def bfs_cases(draw):
     return edges, draw(st.integers(0, edges.num_vertices - 1))
 
 
-def expected_depth(oracle, source, n):
-    depth = np.full(n, -1)
-    for v, d in nx.single_source_shortest_path_length(oracle, source).items():
-        depth[v] = d
-    return depth
-
-
-def check_tree(G, source, depth, predecessor):
-    """A BFS tree: the source and unreached vertices have no predecessor; any
-    other vertex hangs off an edge from a vertex one level up."""
-    src, dst, _ = G.edges()
-    arcs = set(zip(src.tolist(), dst.tolist(), strict=True))
-    assert predecessor[source] == -1
-    assert np.all(predecessor[depth == -1] == -1)
-    for v in np.flatnonzero(depth > 0).tolist():
-        p = int(predecessor[v])
-        assert depth[p] == depth[v] - 1
-        assert (p, v) in arcs
-
-
 @with_device
 @given(bfs_cases())
 def test_depth_matches_networkx(device, case):
     edges, source = case
     G = edges.graph(device)
     r = bfs(G, source=source).to_numpy()
-    depth = expected_depth(edges.networkx(), source, edges.num_vertices)
+    depth = oracle_depths(edges.networkx(), list(range(edges.num_vertices)), source)
     np.testing.assert_array_equal(r.depth, depth)
-    check_tree(G, source, r.depth, r.predecessor)
+    assert_bfs_tree(G, source, r.depth, r.predecessor)
     assert r.iterations == depth.max() + 1  # the last step finds nothing new
 
 
@@ -106,7 +87,7 @@ def test_user_functor_equals_builtin(device, case, chunk_edges):
     user = fr.enact(UserBFS, G, source=source, chunk_edges=chunk_edges).to_numpy()
     np.testing.assert_array_equal(user.depth, builtin.depth)
     assert user.iterations == builtin.iterations
-    check_tree(G, source, user.depth, user.predecessor)
+    assert_bfs_tree(G, source, user.depth, user.predecessor)
 
 
 def test_known_graph(device):
@@ -173,5 +154,5 @@ def test_chesapeake(device):
     oracle = nx.from_scipy_sparse_array(matrix.tocsr())
     for source in (0, 17, 38):
         r = bfs(G, source=source).to_numpy()
-        np.testing.assert_array_equal(r.depth, expected_depth(oracle, source, 39))
-        check_tree(G, source, r.depth, r.predecessor)
+        np.testing.assert_array_equal(r.depth, oracle_depths(oracle, list(range(39)), source))
+        assert_bfs_tree(G, source, r.depth, r.predecessor)
