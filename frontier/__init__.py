@@ -4,8 +4,9 @@ See ``docs/`` for the user guide and the operator reference.
 """
 
 from . import functors, generators, validate
+from .communicate import follows
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
-from .enactor import Primitive, check_vertex, enact
+from .enactor import enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
 from .io import read_graph, write_graph
@@ -20,6 +21,7 @@ from .operators import (
     scatter_add,
     scatter_min,
 )
+from .primitive import Primitive, check_vertex
 from .result import Result
 
 __version__ = "0.1.0"
@@ -27,6 +29,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Device", "DeviceMemoryError", "Frontier", "Graph", "Primitive", "Result", "advance",
     "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
-    "functors", "generators", "get_device", "index_dtype", "neighbor_reduce", "read_graph",
-    "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate", "write_graph",
+    "follows", "functors", "generators", "get_device", "index_dtype", "neighbor_reduce",
+    "read_graph", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",
+    "write_graph",
 ]

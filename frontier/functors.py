@@ -1,9 +1,15 @@
 """Built-in functors: common edge updates, declared rather than written.
 
 Each built-in is an ordinary vectorized functor (calling it runs the general
-path, so it works everywhere), and it also names what it does so that the
-operators can run a fused GPU kernel for it instead. A user functor that does
-the same thing must give the same answer; the tests hold both to that.
+path, so it works everywhere), and it also names what it does (its class
+attribute ``fused``) so that the operators can run a fused GPU kernel for it
+instead. A user functor that does the same thing must give the same answer;
+the tests hold both to that.
+
+Functors that store vertex ids as values (a predecessor, a component root)
+store the caller's ids. On a part of a larger graph (``Graph.vertex_slots``)
+the operators hand them the part's slot table in ``vertex_slots``; on a whole
+graph it stays ``None`` and slots are ids.
 """
 
 from __future__ import annotations
@@ -12,6 +18,12 @@ from dataclasses import dataclass
 
 from .device import array_namespace
 from .operators.updates import claim, scatter_add, scatter_min
+from .slots import SlotTable
+
+
+def _caller_ids(slots, vertex_slots: SlotTable | None):
+    """The caller's ids of vertex ``slots``."""
+    return slots if vertex_slots is None else vertex_slots.ids[slots]
 
 
 @dataclass
@@ -19,15 +31,18 @@ class ClaimUnvisited:
     """Visit ``dst`` if it has no label yet: ``labels[dst] = value`` and
     ``predecessor[dst] = src`` for the edge that won (BFS)."""
 
+    fused = "claim_unvisited"
+
     labels: object
     value: int
     predecessor: object | None = None
     unset: int = -1
+    vertex_slots: SlotTable | None = None
 
     def __call__(self, src, dst, edge, weight):
         won = claim(self.labels, dst, self.value, self.unset)
         if self.predecessor is not None:
-            self.predecessor[dst[won]] = src[won]
+            self.predecessor[dst[won]] = _caller_ids(src[won], self.vertex_slots)
         return won
 
 
@@ -37,14 +52,17 @@ class RelaxMin:
     (weight 1 on an unweighted graph), recording the predecessor of every
     vertex that improved; accepts the improved destinations (SSSP)."""
 
+    fused = "relax_min"
+
     distance: object
     predecessor: object | None = None
+    vertex_slots: SlotTable | None = None
 
     def __call__(self, src, dst, edge, weight):
         step = 1 if weight is None else weight
         improved = scatter_min(self.distance, dst, self.distance[src] + step)
         if self.predecessor is not None:
-            self.predecessor[dst[improved]] = src[improved]
+            self.predecessor[dst[improved]] = _caller_ids(src[improved], self.vertex_slots)
         return improved
 
 
@@ -52,6 +70,8 @@ class RelaxMin:
 class AddSourceValue:
     """``target[dst] += source[src]`` (times the edge weight if ``weighted``);
     accepts each destination once (BC path counts, PageRank push)."""
+
+    fused = None
 
     target: object
     source: object
@@ -67,6 +87,8 @@ class SourceValue:
     ``weighted``): with ``neighbor_reduce(..., "sum")`` it is a sparse
     matrix-vector product (PageRank pull)."""
 
+    fused = "source_value"
+
     values: object
     weighted: bool = False
 
@@ -81,6 +103,8 @@ class DestinationValue:
     vertex sums over its out-neighbours, a transposed sparse matrix-vector
     product (BC dependency accumulation)."""
 
+    fused = "destination_value"
+
     values: object
     weighted: bool = False
 
@@ -92,14 +116,31 @@ class DestinationValue:
 class HookRoots:
     """Connected-components hooking: the roots of an edge's two endpoints,
     ``labels[src]`` and ``labels[dst]``, each take the smaller of the two
-    (scatter-min). Accepts no edge: the caller finds changed labels itself."""
+    (scatter-min). Accepts no edge: the caller finds changed labels itself.
+
+    Labels are caller ids. On a part of a larger graph a root may have no
+    slot here: then only the roots that do are hooked, and each endpoint
+    also takes the other's root directly, so labels still flow along every
+    edge."""
+
+    fused = "hook_roots"
 
     labels: object
+    vertex_slots: SlotTable | None = None
 
     def __call__(self, src, dst, edge, weight):
-        src_root, dst_root = self.labels[src], self.labels[dst]
-        scatter_min(self.labels, src_root, dst_root)
-        scatter_min(self.labels, dst_root, src_root)
+        labels = self.labels
+        src_root, dst_root = labels[src], labels[dst]
+        if self.vertex_slots is None:
+            scatter_min(labels, src_root, dst_root)
+            scatter_min(labels, dst_root, src_root)
+        else:
+            for root, offer in ((src_root, dst_root), (dst_root, src_root)):
+                slot = self.vertex_slots.slot_of(root)
+                here = slot >= 0
+                scatter_min(labels, slot[here], offer[here])
+            scatter_min(labels, src, dst_root)
+            scatter_min(labels, dst, src_root)
         return array_namespace(dst).zeros(len(dst), dtype=bool)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .device import Device, get_device, to_numpy
+from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -53,6 +54,10 @@ class Graph:
         One weight per arc, or ``None`` for an unweighted graph.
     directed : bool
     device : Device
+    vertex_slots : SlotTable or None
+        For a part of a larger graph (a multi-device run with
+        ``duplication="one_hop"``), the caller's id of each vertex slot;
+        ``None`` when vertex ids are the caller's.
     """
 
     offsets: object
@@ -64,6 +69,7 @@ class Graph:
     node_labels: list | None = None
     _in_edges: InEdges | None = field(default=None, repr=False)
     _simple: bool | None = field(default=None, repr=False)
+    vertex_slots: SlotTable | None = field(default=None, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -284,9 +290,10 @@ class Graph:
         if self._in_edges is not None and self.directed:
             ie = self._in_edges
             in_edges = InEdges(move(ie.offsets), move(ie.sources), move(ie.edge_ids))
+        slots = None if self.vertex_slots is None else self.vertex_slots.to(dev)
         return Graph(move(self.offsets), move(self.columns), move(self.weights),
                      self.directed, dev, self.num_edges, self.node_labels, in_edges,
-                     self._simple)
+                     self._simple, slots)
 
     def edges(self):
         """Host arrays ``(src, dst, weights_or_None)`` of every stored arc."""

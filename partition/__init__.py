@@ -1,51 +1,48 @@
-"""Partitioners: assign every vertex an owner device.
+"""Partitioners: assign every vertex an owner part (device).
 
 A partitioner is a function ``(graph, num_parts, seed) -> owner`` returning
-one int per vertex in ``0..num_parts-1``. The multi-device enactor uses the
-owner array to build per-device sub-graphs.
+one part index in ``0 .. num_parts - 1`` per vertex; the built-in ones are
+seeded, deterministic and return host int32 arrays:
+
+``random``
+    a seeded permutation dealt round-robin: part sizes differ by at most one.
+``contiguous``
+    ranges of consecutive ids with about equal numbers of arcs.
+``biased_random``
+    a greedy stream in random order that puts a vertex with its neighbours,
+    within a vertex balance bound.
+``metis``
+    METIS through the optional ``pymetis`` (``pip install 'frontier-graph[metis]'``).
+
+The multi-device enactor resolves its ``partition=`` option with
+:func:`resolve_partitioner` and validates the owner array with
+:func:`check_owner`; :func:`make_partition` also measures the result
+(:class:`Partition`: part sizes, edge cut, borders, imbalance).
+
+This package imports nothing from ``frontier`` at import time, so that the
+framework can import it lazily.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from .greedy import BALANCE_EPS, biased_random_partition
+from .metis import metis_partition
+from .metrics import Partition, make_partition
+from .owner import check_num_parts, check_owner
+from .registry import PARTITIONERS, partitioner_name, resolve_partitioner
+from .simple import contiguous_partition, random_partition
 
-import numpy as np
-
-
-def random_partition(graph, num_parts: int, seed: int = 0):
-    """Each vertex goes to a uniformly random part."""
-    rng = np.random.default_rng(seed)
-    return graph.device.asarray(rng.integers(0, num_parts, graph.num_vertices, dtype=np.int32))
-
-
-def contiguous_partition(graph, num_parts: int, seed: int = 0):
-    """Vertices are cut into ``num_parts`` ranges of consecutive ids with about
-    equal numbers of edges (keeps locality of a well-ordered graph)."""
-    xp = graph.xp
-    total = max(graph.num_arcs, 1)
-    bounds = xp.arange(1, num_parts, dtype=np.int64) * total // num_parts
-    starts = xp.searchsorted(graph.offsets[1:], bounds, side="right")
-    # A vertex's part is the number of part starts at or before it.
-    return xp.searchsorted(starts, xp.arange(graph.num_vertices), side="right").astype(np.int32)
-
-
-PARTITIONERS: dict[str, Callable] = {
-    "random": random_partition,
-    "contiguous": contiguous_partition,
-}
-
-
-def resolve_partitioner(partition) -> Callable:
-    """The partitioner named ``partition`` (``None`` means ``"random"``), or
-    ``partition`` itself if it is callable.
-
-    Raises ValueError for an unknown name.
-    """
-    if partition is None:
-        return PARTITIONERS["random"]
-    if callable(partition):
-        return partition
-    if partition not in PARTITIONERS:
-        raise ValueError(f"unknown partition {partition!r}: expected one of "
-                         f"{sorted(PARTITIONERS)} or a function (graph, num_parts, seed) -> owner")
-    return PARTITIONERS[partition]
+__all__ = [
+    "BALANCE_EPS",
+    "PARTITIONERS",
+    "Partition",
+    "biased_random_partition",
+    "check_num_parts",
+    "check_owner",
+    "contiguous_partition",
+    "make_partition",
+    "metis_partition",
+    "partitioner_name",
+    "random_partition",
+    "resolve_partitioner",
+]

@@ -2,20 +2,28 @@
 
 For every source ``s`` (all vertices, or ``k`` sampled ones):
 
-* forward: a BFS from ``s``, level by level. Advancing the frontier claims
-  the next level; each new vertex then pulls its shortest-path count
-  ``sigma[v] = sum of sigma[u]`` over its in-edges. Only in-neighbours on the
-  previous level have a count yet, so the sum needs no mask.
+* forward: a BFS from ``s``, level by level. Advancing a level claims the
+  next one; at the start of the next step each vertex of that level pulls
+  its shortest-path count ``sigma[v] = sum of sigma[u]`` over its in-edges.
+  Only in-neighbours on the previous level have a count yet, so the sum
+  needs no mask.
 * backward: the levels in reverse. Each vertex of a level sums
-  ``(1 + delta[w]) / sigma[w]`` over its out-neighbours ``w`` whose level is
-  done (only the next level's can be), and
+  ``coefficient[w] = (1 + delta[w]) / sigma[w]`` over its out-neighbours
+  ``w`` whose level is done (only the next level's can be), and
   ``delta[v] = sigma[v] * that sum`` is added to ``v``'s centrality.
 
 With ``weight``, shortest paths are weighted: the forward pass first
 relaxes distances from ``s`` (Bellman-Ford over frontiers), then walks the
 shortest-path DAG (the "tight" edges, ``distance[u] + w == distance[v]``) in
-rounds, a vertex joining a round once all its tight in-edges are done; the
-backward pass takes those rounds in reverse and sums over tight out-edges.
+rounds: a vertex joins a round once all its tight in-edges have been
+released by earlier rounds; the backward pass takes those rounds in reverse
+and sums over tight out-edges.
+
+Every step completes what the previous one found before reading it (a level
+is whole before its counts are pulled), and every decision (next phase,
+next source) is taken on global counts, so the same module runs on several
+devices: ``sigma`` and ``coefficient`` are computed by each vertex's owner
+and copied to the devices that read them.
 
 Path counts see each neighbour once, as NetworkX's Brandes does (it iterates
 ``G[v]``): the primitive runs on a copy of the graph without parallel edges
@@ -43,7 +51,8 @@ class BCResult(fr.Result):
 class Brandes(fr.Primitive):
     """Brandes over BFS levels (unweighted shortest paths)."""
 
-    communicate = {"depth": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+    # Depth: as in BFS, an offer only ever replaces -1 (unreached).
+    communicate = {"depth": "max", "sigma": "owner", "coefficient": "owner"}
     first_phase = "forward"
 
     def setup(self):
@@ -51,7 +60,6 @@ class Brandes(fr.Primitive):
         self.endpoints = self.params["endpoints"]
         self.depth = self.vertex_array(-1, np.int32)
         self.sigma = self.vertex_array(0.0, np.float64)  # shortest paths from the source
-        self.delta = self.vertex_array(0.0, np.float64)  # the source's dependency on v
         # (1 + delta[w]) / sigma[w] for the vertices whose dependency is final, else 0
         self.coefficient = self.vertex_array(0.0, np.float64)
         self.centrality = self.vertex_array(0.0, np.float64)
@@ -60,17 +68,20 @@ class Brandes(fr.Primitive):
     def initial_frontier(self):
         return self.begin_source()
 
+    def converged(self, frontier, iteration):
+        return self.done_sources == len(self.sources)
+
     def begin_source(self):
         """The next source's frontier, or an empty one when all are done."""
         if self.done_sources == len(self.sources):
             return self.frontier_of([])
-        self.source = self.sources[self.done_sources]
+        self.source = self.local_slots([self.sources[self.done_sources]], name="source")
         self.sigma[self.source] = 1.0
         self.levels = []     # frontiers of the forward pass, popped by the backward pass
         self.finished = []   # ids of the levels whose dependencies are final
         self.phase = self.first_phase
         self.mark_source()
-        return self.frontier_of([self.source])
+        return self.frontier_of(self.source)
 
     def mark_source(self):
         self.depth[self.source] = 0
@@ -81,18 +92,23 @@ class Brandes(fr.Primitive):
         return self.accumulate()
 
     def discover(self, frontier):
-        """Forward: find the next level, then count the shortest paths into it."""
-        self.levels.append(frontier)
-        found = self.next_level(frontier)
-        if found.is_empty():
+        """Forward: complete the level the last step found, then find the next."""
+        level = self.settled(frontier)
+        if self.reduce(level.size) == 0:
             self.phase = "backward"
-            return frontier
-        self.sigma[found.ids] = fr.neighbor_reduce(
-            self.graph, self.path_counts(), "sum", vertices=found)
-        return found
+            return self.accumulate()
+        if self.levels:  # the source's count is set
+            self.sigma[level.ids] = fr.neighbor_reduce(
+                self.graph, self.path_counts(), "sum", vertices=level)
+        self.levels.append(level)
+        return self.next_level(level)
 
-    def next_level(self, frontier):
-        return fr.advance(self.graph, frontier,
+    def settled(self, frontier):
+        """The vertices of ``frontier`` whose shortest-path count is due."""
+        return frontier
+
+    def next_level(self, level):
+        return fr.advance(self.graph, level,
                           fr.functors.ClaimUnvisited(self.depth, len(self.levels)))
 
     def path_counts(self):
@@ -113,7 +129,6 @@ class Brandes(fr.Primitive):
                                         vertices=level, direction="push")
         sigma = self.sigma[ids]
         delta = sigma * successors
-        self.delta[ids] = delta
         self.coefficient[ids] = (1.0 + delta) / sigma
         # With endpoints, the path from the source to v also counts for v.
         self.centrality[ids] += delta + (1.0 if self.endpoints else 0.0)
@@ -123,23 +138,21 @@ class Brandes(fr.Primitive):
     def finish_source(self):
         """Count the source as an endpoint if asked, reset its data, go on."""
         if self.endpoints:
-            self.centrality[self.source] += sum(len(ids) for ids in self.finished)
-        reached = self.xp.concatenate(self.finished + [self.xp.asarray([self.source])])
-        self.reset(reached)
+            self.centrality[self.source] += self.reduce(sum(len(ids) for ids in self.finished))
+        self.reset(self.xp.concatenate(self.finished + [self.source]))
         self.done_sources += 1
         return self.begin_source()
 
     def reset(self, reached):
         self.depth[reached] = -1
         self.sigma[reached] = 0.0
-        self.delta[reached] = 0.0
         self.coefficient[reached] = 0.0
 
     def result(self):
         factor, sampled_factor = self.params["scale"]
         centrality = self.centrality * factor
         if sampled_factor is not None:
-            sampled = self.xp.asarray(self.sources)
+            sampled = self.local_slots(self.sources)
             centrality[sampled] = self.centrality[sampled] * sampled_factor
         return BCResult(centrality)
 
@@ -147,14 +160,17 @@ class Brandes(fr.Primitive):
 class WeightedBrandes(Brandes):
     """Brandes over the shortest-path DAG of positive edge weights."""
 
-    communicate = {"distance": "min", "sigma": "sum", "delta": "sum", "centrality": "sum"}
+    communicate = {"distance": "min", "released": "sum", "sigma": "owner",
+                   "coefficient": "owner"}
     first_phase = "distance"
 
     def setup(self):
         super().setup()
         self.distance = self.vertex_array(np.inf, np.float64)
-        # Tight in-edges not yet walked; int32 because GPU atomic adds take it.
-        self.pending = self.vertex_array(0, np.int32)
+        # Tight in-edges of each vertex, and how many of them earlier rounds
+        # released; int32 because GPU atomic adds take it.
+        self.tight_in = self.vertex_array(0, np.int32)
+        self.released = self.vertex_array(0, np.int32)
 
     def mark_source(self):
         self.distance[self.source] = 0.0
@@ -167,14 +183,13 @@ class WeightedBrandes(Brandes):
     def relax(self, frontier):
         """Bellman-Ford over frontiers; once distances settle, count each
         vertex's tight in-edges and start the DAG walk at the source."""
-        improved = fr.advance(self.graph, frontier, fr.functors.RelaxMin(self.distance))
-        if not improved.is_empty():
-            return improved.unique()
+        if self.reduce(frontier.size) > 0:
+            return fr.advance(self.graph, frontier, fr.functors.RelaxMin(self.distance)).unique()
         reached = fr.Frontier.from_mask(self.xp.isfinite(self.distance))
-        self.pending[reached.ids] = fr.neighbor_reduce(
+        self.tight_in[reached.ids] = fr.neighbor_reduce(
             self.graph, self.tight_edges, "sum", vertices=reached, dtype=np.int32)
         self.phase = "forward"
-        return self.frontier_of([self.source])
+        return self.frontier_of(self.source)
 
     def tight(self, src, dst, edge, weight):
         """Whether an edge lies on a shortest path from the source."""
@@ -183,19 +198,21 @@ class WeightedBrandes(Brandes):
     def tight_edges(self, src, dst, edge, weight):
         return self.tight(src, dst, edge, weight).astype(np.int32)
 
-    def next_level(self, frontier):
-        pending = self.pending
+    def settled(self, frontier):
+        return fr.filter(frontier, lambda ids: self.released[ids] == self.tight_in[ids],
+                         unique=True)
 
-        def walk(src, dst, edge, weight):
-            # Release the tight out-edges; a vertex joins the next round when
-            # its last tight in-edge is released, so it is accepted once.
+    def next_level(self, level):
+        released = self.released
+
+        def release(src, dst, edge, weight):
+            # Release the round's tight out-edges; their heads are candidates
+            # for the next round (settled() keeps those with none left).
             along = self.tight(src, dst, edge, weight)
-            fr.scatter_add(pending, dst[along], -1)
-            ready = along & (pending[dst] == 0)
-            ready[ready] = fr.first_occurrence(dst[ready])
-            return ready
+            fr.scatter_add(released, dst[along], 1)
+            return along
 
-        return fr.advance(self.graph, frontier, walk)
+        return fr.advance(self.graph, level, release)
 
     def path_counts(self):
         def tight_count(src, dst, edge, weight):
@@ -212,7 +229,8 @@ class WeightedBrandes(Brandes):
     def reset(self, reached):
         super().reset(reached)
         self.distance[reached] = np.inf
-        self.pending[reached] = 0
+        self.tight_in[reached] = 0
+        self.released[reached] = 0
 
 
 def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):

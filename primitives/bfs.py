@@ -25,16 +25,19 @@ class BFSResult(fr.Result):
 
 
 class BFS(fr.Primitive):
-    communicate = {"depth": "min", "predecessor": "max"}
+    # Unreached is -1 and a vertex is found on one level only (copies are
+    # refreshed between levels), so an offer only ever replaces -1: max.
+    # A predecessor is right only with the depth it was found at.
+    communicate = {"depth": "max", "predecessor": fr.follows("depth")}
 
     def setup(self):
-        self.source = fr.check_vertex(self.graph, self.params["source"])
+        self.source = self.local_slots([self.params["source"]], name="source")
         self.depth = self.vertex_array(-1, np.int32)
-        self.predecessor = self.vertex_array(-1, fr.index_dtype(self.graph.num_vertices))
+        self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
         self.depth[self.source] = 0
 
     def initial_frontier(self):
-        return self.frontier_of([self.source])
+        return self.frontier_of(self.source)
 
     def step(self, frontier, iteration):
         visit = fr.functors.ClaimUnvisited(self.depth, iteration + 1, self.predecessor)

@@ -16,6 +16,11 @@ different roots, every vertex is labelled with its component's smallest id.
 An edge can only still join two roots if one of its endpoints changed root in
 the previous iteration, so each iteration after the first hooks only the edges
 of those vertices: the frontier is the set of vertices whose label changed.
+
+Labels are the caller's vertex ids (``self.vertex_ids()``). On several
+devices a root may live on another device: the jump then stops at it for
+this iteration (``slot_of`` gives -1), and ``HookRoots`` also passes labels
+along each edge, so the labels still settle on each component's smallest id.
 """
 
 from __future__ import annotations
@@ -37,9 +42,8 @@ class ConnectedComponents(fr.Primitive):
     communicate = {"labels": "min"}
 
     def setup(self):
-        n = self.graph.num_vertices
-        self.labels = self.xp.arange(n, dtype=fr.index_dtype(n))
-        self.everyone = fr.Frontier.all(n, self.graph.device)
+        self.labels = self.vertex_ids().copy()
+        self.everyone = fr.Frontier.all(self.graph.num_vertices, self.graph.device)
 
     def initial_frontier(self):
         return self.everyone
@@ -57,10 +61,11 @@ class ConnectedComponents(fr.Primitive):
 
     def jump(self, ids):
         """Point every vertex of ``ids`` at its root (repeated pointer doubling)."""
-        labels = self.labels
+        labels, xp = self.labels, self.xp
         while True:
             parent = labels[ids]
-            grandparent = labels[parent]
+            slot = self.slot_of(parent)
+            grandparent = xp.where(slot >= 0, labels[slot], parent)
             if not bool((grandparent != parent).any()):
                 return
             labels[ids] = grandparent

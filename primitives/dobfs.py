@@ -8,7 +8,8 @@ the many edges that lead back into visited territory.
 
 Before each iteration the switch rule of Gunrock's multi-GPU DOBFS compares a
 forecast of the work each direction would do, with ``Q`` the frontier, ``U``
-the unvisited and ``P`` the visited vertices (frontier included)::
+the unvisited and ``P`` the visited vertices (frontier included), all
+counted over the whole graph::
 
     FV = |Q| * |E| / |V|        edges a push would walk
     BV = |U| * |V| / |P|        edges a pull would walk before finding a parent
@@ -41,11 +42,6 @@ class DOBFSResult(BFSResult):
         super().__post_init__()
         self.directions: tuple[str, ...] = ()
 
-    def to_numpy(self) -> DOBFSResult:
-        host = super().to_numpy()
-        host.directions = self.directions
-        return host
-
 
 class DOBFS(BFS):
     """BFS's data and first frontier, plus the direction switch."""
@@ -57,35 +53,35 @@ class DOBFS(BFS):
         self.forced = self.params["direction"]
         if self.forced is not None and self.forced not in DIRECTIONS:
             raise ValueError(f"direction={self.forced!r}: expected None, 'push' or 'pull'")
-        # Pull candidates, kept up to date from each iteration's new vertices
-        # rather than rescanning the depths.
+        # Pull candidates, kept up to date from each iteration's frontier (the
+        # vertices found in the one before) rather than rescanning the depths.
         self.unvisited = self.vertex_array(True, bool)
-        self.unvisited[self.source] = False
-        self.num_visited = 1
+        self.num_visited = 0
         self.direction = "push"
         self.has_pulled = False
         self.directions = []
 
     def step(self, frontier, iteration):
-        direction = self.forced or self.choose_direction(frontier.size)
+        if frontier.kind == "dense":  # a pull's output: no id list to build
+            self.xp.logical_and(self.unvisited, ~frontier.mask, out=self.unvisited)
+        else:
+            self.unvisited[frontier.ids] = False
+        level_size = self.reduce(frontier.size)
+        self.num_visited += level_size
+        direction = self.forced or self.choose_direction(level_size)
         self.directions.append(direction)
         visit = fr.functors.ClaimUnvisited(self.depth, iteration + 1, self.predecessor)
         if direction == "push":
-            reached = fr.advance(self.graph, frontier, visit)
-        else:
-            candidates = fr.Frontier.from_mask(self.unvisited)
-            reached = fr.advance(self.graph, frontier, visit, direction="pull",
-                                 among=candidates)
-        if reached.kind == "dense":  # a pull's output: no id list to build
-            self.xp.logical_and(self.unvisited, ~reached.mask, out=self.unvisited)
-        else:
-            self.unvisited[reached.ids] = False
-        self.num_visited += reached.size
-        return reached
+            return fr.advance(self.graph, frontier, visit)
+        # Pull looks for parents on the current level by depth, which also
+        # covers the copies of remote vertices a part holds.
+        level = fr.Frontier.from_mask(self.depth == iteration)
+        candidates = fr.Frontier.from_mask(self.unvisited)
+        return fr.advance(self.graph, level, visit, direction="pull", among=candidates)
 
     def choose_direction(self, frontier_size: int) -> str:
         """The switch rule (module docstring): push, then at most one pull phase."""
-        n, arcs = self.graph.num_vertices, self.graph.num_arcs
+        n, arcs = self.num_vertices, self.num_arcs
         forward = frontier_size * arcs / n
         backward = (n - self.num_visited) * n / self.num_visited
         if self.direction == "push" and not self.has_pulled and forward > backward * self.do_a:

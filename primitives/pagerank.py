@@ -10,6 +10,12 @@ and ``1 - alpha`` teleports by the personalization vector:
     x' = alpha * (x A + sum(x[dangling]) * d) + (1 - alpha) * p
 
 The run stops when ``sum |x' - x| < N * tol``, as ``nx.pagerank`` does.
+
+Each vertex's pull reads its in-neighbours' ``spread`` (``x[u] /
+outweight(u)``), which only the vertex's owner can compute: on several
+devices it is declared ``"owner"``, so copies of remote vertices are
+refreshed from their owners each iteration, and the sums over all vertices
+(dangling mass, change) are :meth:`~frontier.Primitive.vertex_sum` s.
 """
 
 from __future__ import annotations
@@ -31,9 +37,7 @@ class PageRankResult(fr.Result):
 
 
 class PageRank(fr.Primitive):
-    # Each device's pull sums the contributions of the in-edges it holds; the
-    # partial sums of a vertex add up to its full sum.
-    communicate = {"incoming": "sum"}
+    communicate = {"spread": "owner"}
 
     def setup(self):
         G, params = self.graph, self.params
@@ -52,30 +56,30 @@ class PageRank(fr.Primitive):
         # A uniform distribution stays a scalar: it broadcasts, and saves a vector.
         self.teleport = self.distribution(params["personalization"])
         self.dangling_weights = self.distribution(params["dangling"])
-        self.rank = self.vertex_array(params["nstart"], np.float64) \
-            if np.isscalar(params["nstart"]) else self.distribution(params["nstart"])
-        self.incoming = None
+        self.rank = self.vertex_array(params["nstart"], np.float64)
+        self.spread = self.rank * self.share
         self.change = None
 
     def distribution(self, values):
-        """A host vector on the device; a uniform value as it is."""
-        return values if np.isscalar(values) else self.xp.asarray(values)
+        """A per-vertex vector on the device; a uniform value as it is."""
+        return values if np.isscalar(values) else self.vertex_array(values, np.float64)
 
     def initial_frontier(self):
         return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
 
     def step(self, frontier, iteration):
         previous = self.rank
-        spread = fr.functors.SourceValue(previous * self.share, weighted=self.weighted)
-        self.incoming = fr.neighbor_reduce(self.graph, spread, "sum")
-        dangling_mass = self.xp.where(self.dangling, previous, 0.0).sum()
-        self.rank = (self.alpha * (self.incoming + dangling_mass * self.dangling_weights)
+        incoming = fr.neighbor_reduce(
+            self.graph, fr.functors.SourceValue(self.spread, weighted=self.weighted), "sum")
+        dangling_mass = self.vertex_sum(self.xp.where(self.dangling, previous, 0.0))
+        self.rank = (self.alpha * (incoming + dangling_mass * self.dangling_weights)
                      + (1 - self.alpha) * self.teleport)
-        self.change = self.xp.abs(self.rank - previous).sum()
+        self.change = self.vertex_sum(self.xp.abs(self.rank - previous))
+        self.spread = self.rank * self.share
         return frontier
 
     def converged(self, frontier, iteration):
-        n = self.graph.num_vertices
+        n = self.num_vertices
         if n == 0 or (self.change is not None and float(self.change) < n * self.tol):
             return True
         if iteration >= self.max_iter:
@@ -125,7 +129,7 @@ def pagerank(
     max_iter: int = 100,
     tol: float = 1e-6,
     nstart: Mapping | None = None,
-    weight: str | None = None,
+    weight: str | None = "weight",
     dangling: Mapping | None = None,
     **options,
 ) -> PageRankResult:
@@ -151,7 +155,10 @@ def pagerank(
         Starting rank per vertex (missing vertices get 0), normalized to sum 1.
         Default: uniform.
     weight : str or None
-        ``None`` counts every edge as weight 1; any name uses ``G.weights``.
+        As in NetworkX, edges are weighted by default: any name uses
+        ``G.weights`` when the graph has them (a graph without weights
+        counts every edge as 1, as NetworkX does for edges without the
+        attribute); ``None`` counts every edge as 1.
     dangling : dict, optional
         Where the rank of vertices without out-weight goes (normalized to sum
         1). Default: the personalization vector.
@@ -173,8 +180,8 @@ def pagerank(
     networkx.PowerIterationFailedConvergence
         If the ranks have not converged after ``max_iter`` iterations.
     ValueError
-        If ``weight`` is given but ``G`` has no weights, or a dict names a
-        vertex that ``G`` does not have.
+        If a dict names a vertex that ``G`` does not have (NetworkX ignores
+        such keys; a misspelt key is more likely a mistake than intended).
     ZeroDivisionError
         If the values of ``personalization``, ``nstart`` or ``dangling`` sum to 0.
 
@@ -186,11 +193,9 @@ def pagerank(
     >>> pagerank(G).rank.round(4).tolist()
     [0.3333, 0.3333, 0.3333]
     """
-    if weight is not None and not G.is_weighted:
-        raise ValueError(f"weight={weight!r} but the graph has no edge weights")
     teleport = _distribution(G, personalization, "personalization")
     dangling_weights = teleport if dangling is None else _distribution(G, dangling, "dangling")
     start = _distribution(G, nstart, "nstart")
     return fr.enact(PageRank, G, alpha=alpha, max_iter=max_iter, tol=tol,
-                    weighted=weight is not None, personalization=teleport,
+                    weighted=weight is not None and G.is_weighted, personalization=teleport,
                     dangling=dangling_weights, nstart=start, **options)

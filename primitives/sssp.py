@@ -39,29 +39,29 @@ class SSSPResult(fr.Result):
 
 
 class SSSP(fr.Primitive):
-    # A predecessor is only right together with the distance it was set with:
-    # a multi-device merge must take it from the update that wins the min.
-    communicate = {"distance": "min"}
+    # A predecessor is only right together with the distance it was set with.
+    communicate = {"distance": "min", "predecessor": fr.follows("distance")}
 
     def setup(self):
         graph = self.graph
-        self.source = fr.check_vertex(graph, self.params["source"])
-        _check_non_negative(graph)
-        delta = self.params["delta"]
-        self.delta = _default_delta(graph) if delta is None else _check_delta(delta)
+        self.source = self.local_slots([self.params["source"]], name="source")
+        self.delta = self.params["delta"]
         self.distance = self.vertex_array(np.inf, np.float64)
-        self.predecessor = self.vertex_array(-1, fr.index_dtype(graph.num_vertices))
+        self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
         self.distance[self.source] = 0.0
         self.bound = self.delta
         self.far = fr.Frontier.empty(graph.num_vertices, graph.device)
 
     def initial_frontier(self):
-        return self.frontier_of([self.source])
+        return self.frontier_of(self.source)
 
     def step(self, frontier, iteration):
         relax = fr.functors.RelaxMin(self.distance, self.predecessor)
         improved = fr.filter(fr.advance(self.graph, frontier, relax), unique=True)
         return self.near_far(improved)
+
+    def converged(self, frontier, iteration):
+        return self.reduce(frontier.size + self.far.size) == 0
 
     def near_far(self, improved):
         """The improved vertices below the bound; the rest join the far pile."""
@@ -70,13 +70,15 @@ class SSSP(fr.Primitive):
         far = fr.filter(improved, lambda ids: distance[ids] >= self.bound)
         if not far.is_empty():
             self.far = self.frontier_of(self.xp.concatenate([self.far.ids, far.ids]))
-        if near.is_empty() and not self.far.is_empty():
+        if self.reduce(near.size) == 0 and self.reduce(self.far.size) > 0:
             # Entries now below the bound were expanded at that distance when
             # they improved; only those at or above it still wait.
             waiting = fr.filter(self.far, lambda ids: distance[ids] >= self.bound,
                                 unique=True)
-            if not waiting.is_empty():
-                self.bound = float(distance[waiting.ids].min()) + self.delta
+            closest = distance[waiting.ids].min() if not waiting.is_empty() else np.inf
+            closest = self.reduce(float(closest), "min")
+            if closest < np.inf:
+                self.bound = closest + self.delta
             near = fr.filter(waiting, lambda ids: distance[ids] < self.bound)
             self.far = fr.filter(waiting, lambda ids: distance[ids] >= self.bound)
         return near
@@ -160,4 +162,6 @@ def sssp(G: fr.Graph, source: int = 0, *, delta: float | None = None,
     >>> r.distance.tolist(), r.predecessor.tolist()
     ([0.0, 4.0, 1.0], [-1, 0, 0])
     """
+    _check_non_negative(G)
+    delta = _default_delta(G) if delta is None else _check_delta(delta)
     return fr.enact(SSSP, G, source=source, delta=delta, **options)

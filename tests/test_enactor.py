@@ -112,11 +112,12 @@ def test_valid_options_on_one_device(option, value):
     assert to_numpy(r.depth).tolist() == [0, 1, 2]
 
 
-def test_several_devices_not_built_yet():
-    with pytest.raises(NotImplementedError, match="asks for 2 devices.*one device only"):
-        bfs(path(3), source=0, devices=2)
-    with pytest.raises(NotImplementedError, match="asks for 2 devices"):
-        bfs(path(3), source=0, devices=["cpu:0", "cpu:1"])
+def test_several_virtual_devices():
+    r = bfs(path(3), source=0, devices=2)
+    assert to_numpy(r.depth).tolist() == [0, 1, 2]
+    assert r.devices == ("cpu", "cpu:1") and r.partition["num_parts"] == 2
+    r = bfs(path(3), source=0, devices=["cpu:0", "cpu:1"])
+    assert to_numpy(r.depth).tolist() == [0, 1, 2]
 
 
 def test_bad_devices():

@@ -120,10 +120,15 @@ def test_empty_and_single_vertex_graphs():
     np.testing.assert_allclose(fr.to_numpy(pagerank(single).rank), [1.0])
 
 
+@given(edge_lists())
+def test_defaults_match_networkx_defaults(edges):
+    """Both weigh edges by default; an unweighted graph's edges weigh 1."""
+    expected = nx.pagerank(edges.networkx(multigraph=True))
+    assert_ranks(pagerank(edges.graph("cpu")), as_vector(expected, range(edges.num_vertices)))
+
+
 def test_bad_input():
     G = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
-    with pytest.raises(ValueError, match="no edge weights"):
-        pagerank(G, weight="weight")
     with pytest.raises(ValueError, match="7"):
         pagerank(G, personalization={7: 1.0})
     with pytest.raises(ZeroDivisionError, match="personalization"):

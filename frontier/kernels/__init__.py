@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import functors
 from ..frontier import Frontier, as_frontier
 from . import workspace
 from .edges import edges_of, pointer, vertex_ids
@@ -34,18 +33,26 @@ release_workspaces = workspace.release
 
 
 def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
-    """The output frontier of a fused advance, or ``None`` if none applies."""
-    if isinstance(functor, functors.ClaimUnvisited):
+    """The output frontier of a fused advance, or ``None`` if none applies.
+
+    Built-in functors name their kernel in ``fused``; one that stores vertex
+    ids on a part of a larger graph (``vertex_slots`` set) takes the general
+    path, since the kernels write slots, not the caller's ids.
+    """
+    kind = getattr(functor, "fused", None)
+    if kind is None or getattr(functor, "vertex_slots", None) is not None:
+        return None
+    if kind == "claim_unvisited":
         if not _claim_fits(functor):
             return None
         if direction == "push":
             return _claim_push(graph, frontier, functor)
         return _claim_pull(graph, frontier, functor, among)
-    if isinstance(functor, functors.HookRoots):
+    if kind == "hook_roots":
         if functor.labels.dtype not in (np.int32, np.int64):
             return None
         return _hook(graph, frontier, functor, direction, among)
-    if isinstance(functor, functors.RelaxMin) and direction == "push":
+    if kind == "relax_min" and direction == "push":
         if functor.distance.dtype != np.float64 or not _weights_fit(graph) \
                 or not _index_array(functor.predecessor):
             return None
@@ -191,9 +198,9 @@ def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
     run by the edge-parallel ``gather_sum`` kernel (no value array per edge:
     ones are implicit for an unweighted product).
     """
-    neighbour_value = (
-        (isinstance(functor, functors.SourceValue) and direction == "pull")
-        or (isinstance(functor, functors.DestinationValue) and direction == "push"))
+    kind = getattr(functor, "fused", None)
+    neighbour_value = ((kind == "source_value" and direction == "pull")
+                       or (kind == "destination_value" and direction == "push"))
     values = getattr(functor, "values", None)
     if not (neighbour_value and op == "sum" and identity in (None, 0)
             and values.dtype in (np.float32, np.float64) and _weights_fit(graph)):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
+from ..slots import for_graph
 from .expand import DEFAULT_CHUNK_EDGES, expand
 
 DIRECTIONS = ("push", "pull")
@@ -70,6 +71,7 @@ def advance(
     frontier = as_frontier(frontier, graph.num_vertices, graph.device)
     if among is not None and direction == "push":
         raise ValueError("among= selects pull candidates; it has no meaning for push")
+    functor = for_graph(functor, graph)
     if graph.device.is_gpu:
         from ..kernels import fused_advance
 

@@ -1,0 +1,39 @@
+"""The iteration loop every enactor runs: set up, step until converged."""
+
+from __future__ import annotations
+
+import time
+
+from .result import Result
+
+
+def iterate(run, max_iterations: int | None, boundary=None) -> Result:
+    """Run the primitive instance ``run`` to convergence and return its result
+    with ``iterations``, ``elapsed_s`` and ``setup_s`` filled in.
+
+    ``boundary`` (multi-device runs) is called on the first frontier
+    (``start``) and after every step (``synchronize``): it makes the
+    devices' data consistent and returns the frontier of the next step.
+    """
+    name = type(run).__name__
+    start = time.perf_counter()
+    run.setup()
+    frontier = run.initial_frontier()
+    if boundary is not None:
+        frontier = boundary.start(frontier)
+    run.graph.device.synchronize()
+    setup_s = time.perf_counter() - start
+    iteration = 0
+    while not run.converged(frontier, iteration):
+        if max_iterations is not None and iteration >= max_iterations:
+            raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
+        frontier = run.step(frontier, iteration)
+        if boundary is not None:
+            frontier = boundary.synchronize(frontier)
+        iteration += 1
+    result = run.result()
+    run.graph.device.synchronize()
+    result.iterations = iteration
+    result.elapsed_s = time.perf_counter() - start
+    result.setup_s = setup_s
+    return result

@@ -1,0 +1,94 @@
+"""Where offers and refreshes go: the two communication strategies.
+
+An offer is a proxy's update for the vertex's owner; a refresh is an
+owner's new value for the devices that keep copies. ``selective`` sends each
+to the devices that need it, addressed by the slot on the receiver;
+``broadcast`` sends everything to every peer by the caller's vertex id, and
+each receiver keeps what concerns it (simpler tables, more bytes).
+"""
+
+from __future__ import annotations
+
+
+class Selective:
+    """Offers to the owner only; refreshes to the devices holding copies."""
+
+    name = "selective"
+
+    def __init__(self, part, peers: list[int]):
+        self.part = part
+        self.peers = peers
+
+    def offers(self, slots):
+        """``(peer, ids on the peer, positions in slots)`` for each peer owning some."""
+        part = self.part
+        xp = part.graph.xp
+        owners = part.slot_owner[slots]
+        for peer in self.peers:
+            at = xp.flatnonzero(owners == peer)
+            if len(at):
+                ids = slots[at] if part.slot_on_owner is None else part.slot_on_owner[slots[at]]
+                yield peer, ids, at
+
+    def accept_offers(self, ids):
+        """``(positions, slots)`` of received offers this device owns."""
+        return None, ids
+
+    def refreshes(self, changed):
+        """``(peer, ids on the peer, local slots)`` of the changed owned slots
+        each peer keeps a copy of (``changed``: a mask over slots)."""
+        for peer in self.peers:
+            local, remote = self.part.mirrors[peer]
+            at = changed[local]
+            if at.any():
+                yield peer, remote[at], local[at]
+
+    def accept_refreshes(self, ids):
+        return None, ids
+
+
+class Broadcast:
+    """Every offer and every refresh to every peer, by caller vertex id."""
+
+    name = "broadcast"
+
+    def __init__(self, part, peers: list[int]):
+        self.part = part
+        self.peers = peers
+
+    def _caller_ids(self, slots):
+        table = self.part.graph.vertex_slots
+        return slots if table is None else table.ids[slots]
+
+    def _slots(self, ids):
+        table = self.part.graph.vertex_slots
+        return ids if table is None else table.slot_of(ids)
+
+    def offers(self, slots):
+        if len(slots):
+            ids = self._caller_ids(slots)
+            for peer in self.peers:
+                yield peer, ids, None
+
+    def accept_offers(self, ids):
+        slots = self._slots(ids)
+        mine = self.part.graph.xp.flatnonzero(self._holds(slots) & self.part.is_owned[slots])
+        return mine, slots[mine]
+
+    def refreshes(self, changed):
+        slots = self.part.graph.xp.flatnonzero(changed)
+        if len(slots):
+            ids = self._caller_ids(slots)
+            for peer in self.peers:
+                yield peer, ids, slots
+
+    def accept_refreshes(self, ids):
+        slots = self._slots(ids)
+        copies = self.part.graph.xp.flatnonzero(self._holds(slots) & ~self.part.is_owned[slots])
+        return copies, slots[copies]
+
+    def _holds(self, slots):
+        return slots >= 0
+
+
+ROUTES = {route.name: route for route in (Selective, Broadcast)}

@@ -1,0 +1,58 @@
+"""What a primitive sees of the whole graph from one device's part.
+
+The multi-device counterpart of :class:`frontier.primitive.WholeGraph`:
+global counts, reductions through the communicator, and the translation
+between this part's vertex slots and the caller's vertex ids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..device import to_numpy
+from ..graph import index_dtype
+
+
+def _scalar(value):
+    """A Python scalar from a Python, NumPy or 0-d CuPy value."""
+    return value.item() if hasattr(value, "item") else value
+
+
+class PartView:
+    """The whole graph as seen from ``part`` (placed on its device)."""
+
+    def __init__(self, part, communicator, num_vertices: int, num_arcs: int):
+        self.part = part
+        self.comm = communicator
+        self.num_vertices = num_vertices
+        self.num_arcs = num_arcs
+        self._ids = None
+
+    @property
+    def _table(self):
+        return self.part.graph.vertex_slots
+
+    def vertex_ids(self):
+        if self._ids is None:
+            xp, n = self.part.graph.xp, self.num_vertices
+            ids = xp.arange(n) if self._table is None else self._table.ids
+            self._ids = ids.astype(index_dtype(n), copy=False)
+        return self._ids
+
+    def slot_of(self, vertices):
+        xp = self.part.graph.xp
+        if self._table is None:
+            return xp.asarray(vertices)
+        return self._table.slot_of(vertices)
+
+    def per_vertex(self, values):
+        device = self.part.graph.device
+        if self._table is None:
+            return device.asarray(values)
+        return device.asarray(np.asarray(to_numpy(values))[to_numpy(self._table.ids)])
+
+    def reduce(self, value, op: str):
+        return self.comm.allreduce(_scalar(value), op)
+
+    def vertex_sum(self, values):
+        return self.comm.allreduce(_scalar(values[self.part.owned].sum()), "sum")

@@ -1,0 +1,169 @@
+"""The base class of a primitive and the view it has of the whole graph.
+
+A primitive subclasses :class:`Primitive` and declares
+
+* its vertex data, allocated in :meth:`Primitive.setup`;
+* its first frontier, :meth:`Primitive.initial_frontier`;
+* one iteration, :meth:`Primitive.step` (a few operator calls);
+* when to stop, :meth:`Primitive.converged` (default: no vertex is active);
+* its answer, :meth:`Primitive.result`;
+* ``communicate``: which vertex arrays a multi-device run keeps consistent
+  and how (:mod:`frontier.communicate`).
+
+``self.graph`` is the graph the operators walk: the whole graph on one
+device, this device's part of it on several. Whatever needs the whole graph
+goes through the methods below, which are the identity on one device:
+global counts (:attr:`num_vertices`, :attr:`num_arcs`), global reductions
+(:meth:`reduce`, :meth:`vertex_sum`), and the caller's vertex ids
+(:meth:`vertex_ids`, :meth:`slot_of`, :meth:`local_slots`, and
+:meth:`vertex_array` filled from a per-vertex array).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .frontier import Frontier
+from .graph import Graph, index_dtype
+from .result import Result
+
+REDUCTIONS = ("sum", "min", "max")
+
+
+def check_vertex(graph_or_count, vertex, name: str = "source") -> int:
+    """``vertex`` as an int, or ValueError if it is not a vertex id below the
+    graph's vertex count (a :class:`Graph` or an int)."""
+    count = graph_or_count if isinstance(graph_or_count, (int, np.integer)) \
+        else graph_or_count.num_vertices
+    if isinstance(vertex, bool) or not isinstance(vertex, (int, np.integer)):
+        raise ValueError(f"{name}={vertex!r} must be an integer vertex id")
+    if not 0 <= int(vertex) < count:
+        raise ValueError(f"{name}={vertex} is out of range for a graph of {count} vertices")
+    return int(vertex)
+
+
+class WholeGraph:
+    """The view of a primitive that runs on the whole graph: slots are the
+    caller's vertex ids and every reduction is already global."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.num_vertices = graph.num_vertices
+        self.num_arcs = graph.num_arcs
+        self._ids = None
+
+    def vertex_ids(self):
+        if self._ids is None:
+            n = self.num_vertices
+            self._ids = self.graph.xp.arange(n, dtype=index_dtype(n))
+        return self._ids
+
+    def slot_of(self, vertices):
+        return self.graph.xp.asarray(vertices)
+
+    def per_vertex(self, values):
+        return self.graph.device.asarray(values)
+
+    def reduce(self, value, op: str):
+        return value
+
+    def vertex_sum(self, values):
+        return values.sum()
+
+
+class Primitive:
+    """Base class of a graph primitive; see the module docstring."""
+
+    #: vertex arrays a multi-device run keeps consistent: name -> combiner
+    communicate: dict[str, str | Callable] = {}
+
+    def __init__(self, graph: Graph, **params):
+        self.graph = graph
+        self.xp = graph.xp
+        self.params = params
+        self.view = WholeGraph(graph)
+
+    def setup(self) -> None:
+        """Allocate and initialise the primitive's vertex data."""
+
+    def initial_frontier(self) -> Frontier:
+        raise NotImplementedError(f"{type(self).__name__} must define initial_frontier()")
+
+    def step(self, frontier: Frontier, iteration: int) -> Frontier:
+        raise NotImplementedError(f"{type(self).__name__} must define step()")
+
+    def converged(self, frontier: Frontier, iteration: int) -> bool:
+        """True when the run is over; by default when no vertex is active."""
+        return self.reduce(frontier.size) == 0
+
+    def result(self) -> Result:
+        raise NotImplementedError(f"{type(self).__name__} must define result()")
+
+    # the whole graph ---------------------------------------------------------------
+
+    @property
+    def num_vertices(self) -> int:
+        """Vertices of the whole graph (``self.graph`` may hold a part)."""
+        return self.view.num_vertices
+
+    @property
+    def num_arcs(self) -> int:
+        """Stored arcs of the whole graph."""
+        return self.view.num_arcs
+
+    def reduce(self, value, op: str = "sum"):
+        """``value`` (a scalar) combined over all devices with ``"sum"``,
+        ``"min"`` or ``"max"``: the same result everywhere, for decisions
+        such as "is any vertex still active". The identity on one device."""
+        if op not in REDUCTIONS:
+            raise ValueError(f"reduce op={op!r}: expected one of {REDUCTIONS}")
+        return self.view.reduce(value, op)
+
+    def vertex_sum(self, values):
+        """The sum of a per-vertex array over the vertices of the whole
+        graph, each counted once (a scalar, the same on every device)."""
+        return self.view.vertex_sum(values)
+
+    # vertex ids ----------------------------------------------------------------------
+
+    def vertex_ids(self):
+        """The caller's vertex id of every slot of this primitive's arrays
+        (``arange(n)`` on one device). Use it where a vertex id is a value,
+        as a component label is."""
+        return self.view.vertex_ids()
+
+    def slot_of(self, vertices):
+        """The slot of each caller vertex id in ``vertices`` (an array); -1
+        for a vertex without a slot here (never on one device)."""
+        return self.view.slot_of(vertices)
+
+    def local_slots(self, vertices, name: str = "vertex"):
+        """The slots of those of the caller's ``vertices`` (a sequence of
+        ints, e.g. ``[source]``) that have one here.
+
+        Raises
+        ------
+        ValueError
+            If an entry is not an integer vertex id of the whole graph
+            (the message names ``name``).
+        """
+        ids = [check_vertex(self.num_vertices, v, name) for v in vertices]
+        slots = self.slot_of(self.xp.asarray(ids, dtype=np.int64))
+        return slots[slots >= 0]
+
+    # allocation ------------------------------------------------------------------------
+
+    def vertex_array(self, fill, dtype=None):
+        """A new array with one entry per vertex slot, on the graph's device:
+        ``fill`` everywhere, or, for a per-vertex array in the caller's
+        vertex order, each slot's entry of it."""
+        if np.isscalar(fill):
+            return self.xp.full(self.graph.num_vertices, fill, dtype=dtype)
+        values = self.view.per_vertex(fill)
+        return values if dtype is None else values.astype(dtype, copy=False)
+
+    def frontier_of(self, ids) -> Frontier:
+        """A sparse frontier of the given slots."""
+        return Frontier.from_ids(ids, self.graph.num_vertices, self.graph.device)
