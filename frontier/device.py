@@ -139,6 +139,12 @@ def resolve_devices(devices) -> list[Device]:
     ``None`` means the default device; an int ``K`` means K GPUs if that many
     are present, else K virtual CPU devices; a name or a list of names picks
     them explicitly.
+
+    Raises
+    ------
+    ValueError
+        For a count below 1, an unknown or absent device, a device named
+        twice, or a list mixing CPU and GPU devices.
     """
     if devices is None:
         return [default_device()]
@@ -159,6 +165,9 @@ def resolve_devices(devices) -> list[Device]:
         raise ValueError("devices=[]: need at least one device")
     if len(set(resolved)) != len(resolved):
         raise ValueError(f"devices={list(devices)!r} names a device twice")
+    if len({device.kind for device in resolved}) > 1:
+        raise ValueError(f"devices={list(devices)!r} mixes CPU and GPU devices: use cpu:K "
+                         f"only, or cuda:N only (this machine has {gpu_count()} GPU(s))")
     return resolved
 
 

@@ -165,5 +165,9 @@ class Primitive:
         return values if dtype is None else values.astype(dtype, copy=False)
 
     def frontier_of(self, ids) -> Frontier:
-        """A sparse frontier of the given slots."""
+        """A sparse frontier of the given slots (``[]`` for an empty one)."""
         return Frontier.from_ids(ids, self.graph.num_vertices, self.graph.device)
+
+    def all_vertices(self) -> Frontier:
+        """A dense frontier of every vertex slot."""
+        return Frontier.all(self.graph.num_vertices, self.graph.device)

@@ -43,7 +43,7 @@ class ConnectedComponents(fr.Primitive):
 
     def setup(self):
         self.labels = self.vertex_ids().copy()
-        self.everyone = fr.Frontier.all(self.graph.num_vertices, self.graph.device)
+        self.everyone = self.all_vertices()
 
     def initial_frontier(self):
         return self.everyone

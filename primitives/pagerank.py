@@ -65,7 +65,7 @@ class PageRank(fr.Primitive):
         return values if np.isscalar(values) else self.vertex_array(values, np.float64)
 
     def initial_frontier(self):
-        return fr.Frontier.all(self.graph.num_vertices, self.graph.device)
+        return self.all_vertices()
 
     def step(self, frontier, iteration):
         previous = self.rank

@@ -43,14 +43,13 @@ class SSSP(fr.Primitive):
     communicate = {"distance": "min", "predecessor": fr.follows("distance")}
 
     def setup(self):
-        graph = self.graph
         self.source = self.local_slots([self.params["source"]], name="source")
         self.delta = self.params["delta"]
         self.distance = self.vertex_array(np.inf, np.float64)
         self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
         self.distance[self.source] = 0.0
         self.bound = self.delta
-        self.far = fr.Frontier.empty(graph.num_vertices, graph.device)
+        self.far = self.frontier_of([])
 
     def initial_frontier(self):
         return self.frontier_of(self.source)

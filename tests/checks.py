@@ -1,5 +1,5 @@
-"""Assertions shared by the traversal tests: NetworkX's hop counts and a
-valid BFS tree."""
+"""Assertions shared by the traversal tests: NetworkX's hop counts, a valid
+BFS tree and a valid shortest-path tree."""
 
 from __future__ import annotations
 
@@ -31,3 +31,25 @@ def assert_bfs_tree(G: fr.Graph, source: int, depth, predecessor) -> None:
     src, dst, _ = G.edges()
     arcs = src.astype(np.int64) * n + dst
     assert np.isin(parent * n + child, arcs).all(), "a predecessor is not an in-neighbour"
+
+
+def assert_shortest_path_tree(G: fr.Graph, source: int, distance, predecessor) -> None:
+    """Each reached vertex but the source hangs off a tight edge, and following
+    predecessors from any reached vertex leads to the source."""
+    distance, predecessor = fr.to_numpy(distance), fr.to_numpy(predecessor).astype(np.int64)
+    n = G.num_vertices
+    assert predecessor[source] == -1 and distance[source] == 0
+    assert (predecessor[np.isinf(distance)] == -1).all()
+    child = np.flatnonzero(np.isfinite(distance))
+    child = child[child != source]
+    parent = predecessor[child]
+    assert (parent >= 0).all()
+    src, dst, weights = G.edges()
+    weights = np.ones(len(src)) if weights is None else weights
+    tight = distance[src] + weights == distance[dst]
+    tight_arcs = src[tight].astype(np.int64) * n + dst[tight]
+    assert np.isin(parent * n + child, tight_arcs).all(), "a predecessor edge is not tight"
+    walker = child.copy()
+    for _ in range(n):
+        walker = np.where(walker == source, walker, predecessor[walker])
+    assert (walker == source).all(), "the predecessors have a cycle"

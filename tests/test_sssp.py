@@ -10,6 +10,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from checks import assert_shortest_path_tree
 from graphs import DATASETS, named_graphs
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,28 +37,6 @@ def assert_distances(actual, expected, exact: bool) -> None:
     else:
         finite = np.isfinite(expected)
         np.testing.assert_allclose(actual[finite], expected[finite], rtol=1e-9, atol=0)
-
-
-def assert_shortest_path_tree(G: fr.Graph, source: int, distance, predecessor) -> None:
-    """Each reached vertex but the source hangs off a tight edge, and following
-    predecessors from any reached vertex leads to the source."""
-    distance, predecessor = fr.to_numpy(distance), fr.to_numpy(predecessor).astype(np.int64)
-    n = G.num_vertices
-    assert predecessor[source] == -1 and distance[source] == 0
-    assert (predecessor[np.isinf(distance)] == -1).all()
-    child = np.flatnonzero(np.isfinite(distance))
-    child = child[child != source]
-    parent = predecessor[child]
-    assert (parent >= 0).all()
-    src, dst, weights = G.edges()
-    weights = np.ones(len(src)) if weights is None else weights
-    tight = distance[src] + weights == distance[dst]
-    tight_arcs = src[tight].astype(np.int64) * n + dst[tight]
-    assert np.isin(parent * n + child, tight_arcs).all(), "a predecessor edge is not tight"
-    walker = child.copy()
-    for _ in range(n):
-        walker = np.where(walker == source, walker, predecessor[walker])
-    assert (walker == source).all(), "the predecessors have a cycle"
 
 
 @with_device

@@ -26,7 +26,8 @@ def supported(dtype) -> bool:
 
 
 @functools.cache
-def _module(source: str, names: tuple[str, ...]):
+def _module(source: str, names: tuple[str, ...], gpu: int):
+    """The compiled module, loaded on GPU ``gpu`` (the current one)."""
     import cupy
 
     code = (_SOURCE_DIR / source).read_text()
@@ -57,8 +58,10 @@ _SCATTER = tuple(f"scatter_min<{t}>" for t in ("int", "long long", "float", "dou
 def kernel(name: str, *types, source: str = "traversal.cu"):
     """The compiled kernel ``name<types...>`` from ``source`` (a .cu file here)."""
     expression = f"{name}<{', '.join(ctype(t) for t in types)}>" if types else name
+    import cupy
+
     names = _SCATTER if source == "scatter.cu" else _TRAVERSAL
-    return _module(source, names).get_function(expression)
+    return _module(source, names, cupy.cuda.Device().id).get_function(expression)
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:

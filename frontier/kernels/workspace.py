@@ -2,7 +2,8 @@
 
 Reusing them saves an allocation (and for the zeroed bitmap a memset) per
 iteration; :func:`release` frees them all and is called by the enactor when
-a run ends, so nothing outlives the run that needed it.
+a run ends, so nothing outlives the run that needed it. Buffers are kept per
+GPU: a multi-device run drives several from one process.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ def _words(n: int) -> int:
     return (n + 31) // 32
 
 
+def _current_gpu() -> int:
+    import cupy
+
+    return cupy.cuda.Device().id
+
+
 def scratch_bits(n: int):
     """A bitmap of ``n`` bits that is all zero on entry; the caller must clear
     every bit it sets before returning."""
-    key = ("zeroed-bits", n)
+    key = ("zeroed-bits", n, _current_gpu())
     if key not in _buffers:
         import cupy
 
@@ -29,7 +36,7 @@ def scratch_bits(n: int):
 
 def bits(n: int):
     """A bitmap buffer of ``n`` bits with arbitrary content."""
-    key = ("bits", n)
+    key = ("bits", n, _current_gpu())
     if key not in _buffers:
         import cupy
 

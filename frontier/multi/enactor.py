@@ -64,10 +64,6 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
     from partition import make_partition
     from partition.subgraph import build_parts
 
-    kinds = {device.kind for device in devices}
-    if len(kinds) > 1:
-        raise ValueError(f"devices={[d.name for d in devices]} mixes CPU and GPU devices; "
-                         "use only cpu:K or only cuda:N")
     count = len(devices)
     layout = make_partition(graph, count, partition, partition_seed)
     parts = build_parts(graph, layout.owner, count, duplication)

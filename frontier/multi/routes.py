@@ -71,9 +71,7 @@ class Broadcast:
                 yield peer, ids, None
 
     def accept_offers(self, ids):
-        slots = self._slots(ids)
-        mine = self.part.graph.xp.flatnonzero(self._holds(slots) & self.part.is_owned[slots])
-        return mine, slots[mine]
+        return self._held(ids, owned=True)
 
     def refreshes(self, changed):
         slots = self.part.graph.xp.flatnonzero(changed)
@@ -83,12 +81,14 @@ class Broadcast:
                 yield peer, ids, slots
 
     def accept_refreshes(self, ids):
-        slots = self._slots(ids)
-        copies = self.part.graph.xp.flatnonzero(self._holds(slots) & ~self.part.is_owned[slots])
-        return copies, slots[copies]
+        return self._held(ids, owned=False)
 
-    def _holds(self, slots):
-        return slots >= 0
+    def _held(self, ids, owned: bool):
+        """``(positions, slots)`` of the ids held here, owned or copies."""
+        slots = self._slots(ids)
+        here = self.part.graph.xp.flatnonzero(slots >= 0)
+        here = here[self.part.is_owned[slots[here]] == owned]
+        return here, slots[here]
 
 
 ROUTES = {route.name: route for route in (Selective, Broadcast)}
