@@ -14,6 +14,10 @@ settings.register_profile(
 settings.register_profile(
     "dev", max_examples=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# Many examples, for a long run on request: HYPOTHESIS_PROFILE=nightly.
+settings.register_profile(
+    "nightly", max_examples=1000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # For `pytest -m gpu` on the device machine, where each example launches
 # kernels and device time is scarce.
 settings.register_profile(

@@ -1,11 +1,12 @@
-"""The multi-device enactor: partition, place, run every part, assemble.
+"""The multi-device enactor: partition, place, run every part, gather.
 
-Each device runs the primitive's unchanged loop (:func:`frontier.loop.iterate`)
-on its part of the graph, in its own thread; an :class:`~.exchange.Exchange`
-after each step keeps the declared vertex data consistent, and the
-primitive's reductions meet in the communicator. The result is assembled
-from the owned slots of every part, in the caller's vertex ids, on the first
-device.
+Each rank (here a thread per device) runs :func:`run_rank`: the primitive's
+unchanged loop (:func:`frontier.loop.iterate`) on its part of the graph, an
+:class:`~.exchange.Exchange` after each step to keep the declared vertex data
+consistent, its reductions through the communicator, and at the end the
+owned slots of every part gathered on rank 0, in the caller's vertex ids. A
+transport that runs ranks as processes (MPI) calls :func:`run_rank` with its
+own communicator.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..device import Device
 from ..graph import Graph
 from ..memory import device_memory_guard
 from ..result import Result
-from .communicator import LocalGroup, receive
+from .communicator import LocalGroup
 from .exchange import Exchange
 from .routes import ROUTES
 from .view import PartView
@@ -59,8 +60,8 @@ def place(part, device: Device) -> PlacedPart:
 def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partition,
                      partition_seed: int, duplication: str, communication: str,
                      max_iterations, params: dict) -> Result:
-    """Run ``primitive`` on ``graph`` split over ``devices`` (see
-    :func:`frontier.enact` for the options)."""
+    """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
+    device (see :func:`frontier.enact` for the options)."""
     from partition import make_partition
     from partition.subgraph import build_parts
 
@@ -75,12 +76,10 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
     outcomes: list = [None] * count
 
     def work(rank: int) -> None:
-        device = devices[rank]
         try:
-            with device.activate(), \
-                    device_memory_guard(device, f"running {primitive.__name__}"):
-                outcomes[rank] = _run_part(primitive, placed[rank], group.endpoint(rank),
-                                           graph, communication, max_iterations, params)
+            outcomes[rank] = run_rank(primitive, graph.num_vertices, graph.num_arcs,
+                                      placed[rank], group.endpoint(rank), communication,
+                                      max_iterations, params)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
             outcomes[rank] = error
             group.abort()
@@ -95,25 +94,29 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
     elapsed = time.perf_counter() - start
     _release_workspaces(devices)
     _raise_first_error(outcomes)
-    result = _assemble(outcomes, placed, devices[0], graph.num_vertices)
+    result = outcomes[0]
     result.elapsed_s = elapsed
     result.devices = tuple(device.name for device in devices)
-    result.partition = layout.to_dict()
-    result.partition["duplication"] = duplication
-    result.partition["communication"] = communication
+    result.partition = dict(layout.to_dict(), duplication=duplication,
+                            communication=communication)
     return result
 
 
-def _run_part(primitive, part: PlacedPart, communicator, graph: Graph, communication: str,
-              max_iterations, params: dict):
+def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, communicator,
+             communication: str, max_iterations, params: dict) -> Result | None:
+    """One rank's whole run: the primitive's loop on its part with an
+    exchange after every step, then the result gathered on rank 0 (returned
+    there; the other ranks return ``None``)."""
     from ..loop import iterate
 
-    run = primitive(part.graph, **params)
-    run.view = PartView(part, communicator, graph.num_vertices, graph.num_arcs)
-    peers = [peer for peer in range(communicator.size) if peer != communicator.rank]
-    exchange = Exchange(run, part, communicator, ROUTES[communication](part, peers))
-    result = iterate(run, max_iterations, exchange)
-    return result, exchange
+    device = communicator.device
+    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
+        run = primitive(part.graph, **params)
+        run.view = PartView(part, communicator, num_vertices, num_arcs)
+        peers = [peer for peer in range(communicator.size) if peer != communicator.rank]
+        exchange = Exchange(run, part, communicator, ROUTES[communication](part, peers))
+        result = iterate(run, max_iterations, exchange)
+        return gather_result(result, part, communicator, num_vertices, exchange)
 
 
 def _raise_first_error(outcomes: list) -> None:
@@ -126,26 +129,35 @@ def _raise_first_error(outcomes: list) -> None:
         raise errors[0]
 
 
-def _assemble(outcomes: list, placed: list[PlacedPart], home: Device,
-              num_vertices: int) -> Result:
-    """One result in the caller's ids on ``home`` from every part's owned slots."""
-    results = [result for result, _ in outcomes]
-    assembled = results[0]
-    for name, first in assembled.arrays().items():
-        whole = home.xp.empty(num_vertices, dtype=first.dtype)
-        for result, part in zip(results, placed):
-            values = result.arrays()[name]
-            if getattr(values, "shape", None) != (part.num_slots,):
-                raise TypeError(
-                    f"{type(result).__name__}.{name} must be a vertex array of "
-                    f"{part.num_slots} entries on each device, got "
-                    f"{getattr(values, 'shape', type(values).__name__)}")
-            whole[receive(part.owned_ids, home)] = receive(values[part.owned], home)
-        setattr(assembled, name, whole)
-    assembled.setup_s = max(result.setup_s for result in results)
-    assembled.exchanged_bytes = sum(exchange.sent_bytes for _, exchange in outcomes)
-    assembled.exchange_s = sum(exchange.seconds for _, exchange in outcomes)
-    return assembled
+def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: int,
+                  exchange: Exchange) -> Result | None:
+    """The result of the whole graph, in the caller's ids, on rank 0: every
+    rank sends its owned slots' values there."""
+    arrays = result.arrays()
+    for name, values in arrays.items():
+        if getattr(values, "shape", None) != (part.num_slots,):
+            raise TypeError(
+                f"{type(result).__name__}.{name} must be a vertex array of {part.num_slots} "
+                f"entries on each device, got {getattr(values, 'shape', type(values).__name__)}")
+    sent_bytes = communicator.allreduce(exchange.sent_bytes, "sum")
+    seconds = communicator.allreduce(exchange.seconds, "sum")
+    setup_s = communicator.allreduce(result.setup_s, "max")
+    message = [part.owned_ids] + [values[part.owned] for values in arrays.values()]
+    incoming = communicator.alltoall([message if rank == 0 else None
+                                      for rank in range(communicator.size)])
+    if communicator.rank != 0:
+        return None
+    xp = communicator.device.xp
+    for index, (name, values) in enumerate(arrays.items()):
+        whole = xp.empty(num_vertices, dtype=values.dtype)
+        for received in incoming:
+            if received is not None:
+                whole[received[0]] = received[1 + index]
+        setattr(result, name, whole)
+    result.setup_s = setup_s
+    result.exchanged_bytes = sent_bytes
+    result.exchange_s = seconds
+    return result
 
 
 def _release_workspaces(devices: list[Device]) -> None:
