@@ -3,7 +3,7 @@
 See ``docs/`` for the user guide and the operator reference.
 """
 
-from . import functors, generators, validate
+from . import functors, generators, memory, validate
 from .communicate import follows
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
 from .enactor import enact
@@ -29,7 +29,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Device", "DeviceMemoryError", "Frontier", "Graph", "Primitive", "Result", "advance",
     "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
-    "follows", "functors", "generators", "get_device", "index_dtype", "neighbor_reduce",
+    "follows", "functors", "memory", "generators", "get_device", "index_dtype", "neighbor_reduce",
     "read_graph", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",
     "write_graph",
 ]

@@ -12,7 +12,8 @@ from .communicate import declarations
 from .device import resolve_devices
 from .graph import Graph
 from .loop import iterate
-from .memory import device_memory_guard
+from .memory import Budget, capped, check_fits, device_memory_guard
+from .memory import memory_limit as resolve_memory_limit
 from .primitive import Primitive
 from .result import Result
 
@@ -42,6 +43,7 @@ def enact(
     duplication: str = "all",
     communication: str = "selective",
     max_iterations: int | None = None,
+    memory_limit: int | str | None = None,
     **params,
 ) -> Result:
     """Run ``primitive`` on ``graph`` and return its result.
@@ -64,6 +66,11 @@ def enact(
         Whether updates go only to the devices that hold the vertex, or to all.
     max_iterations : int, optional
         Stop with RuntimeError after this many iterations.
+    memory_limit : int or str, optional
+        Bytes each device may use (e.g. ``8_000_000_000`` or ``"8G"``;
+        default: ``FRONTIER_MEMORY_LIMIT`` if set). A graph, part or
+        primitive that does not fit raises :class:`~frontier.DeviceMemoryError`
+        before the run; on a GPU the memory pool is capped for the run.
     **params : passed to the primitive.
 
     Returns
@@ -75,6 +82,7 @@ def enact(
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     check_options(primitive, partition, duplication, communication)
+    limit = resolve_memory_limit(memory_limit)
     targets = resolve_devices(devices)
     if len(targets) > 1:
         from .multi import enact_on_devices
@@ -82,11 +90,15 @@ def enact(
         return enact_on_devices(primitive, graph, targets, partition=partition,
                                 partition_seed=partition_seed, duplication=duplication,
                                 communication=communication, max_iterations=max_iterations,
-                                params=params)
+                                memory_limit=limit, params=params)
     device = targets[0]
-    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
+    if graph.device != device:
+        check_fits(device, graph.storage_bytes(), "the graph", limit)
+    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"), \
+            capped(device, limit):
         try:
-            result = iterate(primitive(graph.to(device), **params), max_iterations)
+            result = iterate(primitive(graph.to(device), **params), max_iterations,
+                             budget=Budget(device, limit))
         finally:
             if device.is_gpu:
                 from .kernels import release_workspaces

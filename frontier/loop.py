@@ -7,17 +7,21 @@ import time
 from .result import Result
 
 
-def iterate(run, max_iterations: int | None, boundary=None) -> Result:
+def iterate(run, max_iterations: int | None, boundary=None, budget=None) -> Result:
     """Run the primitive instance ``run`` to convergence and return its result
     with ``iterations``, ``elapsed_s`` and ``setup_s`` filled in.
 
     ``boundary`` (multi-device runs) is called on the first frontier
     (``start``) and after every step (``synchronize``): it makes the
     devices' data consistent and returns the frontier of the next step.
+    ``budget`` (a :class:`frontier.memory.Budget`) checks the memory the
+    primitive allocated in ``setup`` before any iteration.
     """
     name = type(run).__name__
     start = time.perf_counter()
     run.setup()
+    if budget is not None:
+        budget.after_setup(run)
     frontier = run.initial_frontier()
     if boundary is not None:
         frontier = boundary.start(frontier)

@@ -1,20 +1,133 @@
-"""Clear out-of-memory errors for device allocations."""
+"""Device memory: a per-device budget, checks before allocating, and clear
+out-of-memory errors.
+
+A run may cap the memory each device uses, with ``memory_limit=`` (bytes)
+or the environment variable ``FRONTIER_MEMORY_LIMIT`` (bytes, or with a
+``K``/``M``/``G``/``T`` suffix). The enactor checks the graph (or a part of
+it) against the budget before moving it to a device, and the graph plus the
+primitive's vertex data once the primitive has allocated it; on a GPU the
+CuPy memory pool is also capped for the run, so no allocation can pass it.
+Any failure is a :class:`DeviceMemoryError` naming what was being allocated,
+how many bytes were needed, how many were free, and what to try.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 
 from .device import Device
 
+ENVIRONMENT = "FRONTIER_MEMORY_LIMIT"
+_SUFFIX = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+_ADVICE = "try more devices (devices=K), a larger memory_limit, or a smaller graph"
+
 
 class DeviceMemoryError(MemoryError):
-    """A device allocation failed; the message says how much was asked for,
-    how much the device had free, and what was being done."""
+    """A device allocation failed or would not fit; the message says how much
+    was needed, how much the device had free, and what was being done."""
 
 
 def _gib(nbytes: float) -> str:
     return f"{nbytes / 2**30:.2f} GiB"
+
+
+def memory_limit(limit: int | str | None = None) -> int | None:
+    """The per-device budget in bytes: ``limit`` if given, else
+    ``FRONTIER_MEMORY_LIMIT``, else ``None`` (no budget).
+
+    Raises
+    ------
+    ValueError
+        For a value that is not a positive byte count such as ``8G``.
+    """
+    value = os.environ.get(ENVIRONMENT) if limit is None else limit
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"memory_limit={value!r}: expected a number of bytes")
+    if isinstance(value, int):
+        number = value
+    else:
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", str(value), re.IGNORECASE)
+        if match is None:
+            raise ValueError(f"memory_limit={value!r}: expected bytes, e.g. 8000000000 or 8G")
+        number = int(float(match.group(1)) * _SUFFIX[match.group(2).upper()])
+    if number <= 0:
+        raise ValueError(f"memory_limit={value!r}: must be positive")
+    return number
+
+
+def free_bytes(device: Device) -> int | None:
+    """Free memory of ``device`` (a GPU's free memory, the host's available
+    memory for a CPU device; ``None`` where it cannot be read)."""
+    if device.is_gpu:
+        import cupy
+
+        with cupy.cuda.Device(device.index):
+            return int(cupy.cuda.runtime.memGetInfo()[0])
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_fits(device: Device, needed: int, what: str, limit: int | None) -> None:
+    """Raise :class:`DeviceMemoryError` if ``needed`` bytes for ``what`` pass
+    the budget ``limit`` (or the device's free memory, on a GPU)."""
+    free = free_bytes(device)
+    budget = limit if limit is not None else (free if device.is_gpu else None)
+    if budget is None or needed <= budget:
+        return
+    limit_text = f", limit {_gib(limit)}" if limit is not None else ""
+    free_text = f"{_gib(free)} free" if free is not None else "free memory unknown"
+    raise DeviceMemoryError(
+        f"{what} does not fit on {device.describe()}: needs {_gib(needed)} "
+        f"({needed} bytes){limit_text}, {free_text}; {_ADVICE}")
+
+
+def array_bytes(holder) -> int:
+    """Bytes held by the NumPy/CuPy arrays among ``holder``'s attributes."""
+    return sum(int(value.nbytes) for value in vars(holder).values()
+               if hasattr(value, "nbytes") and hasattr(value, "dtype"))
+
+
+class Budget:
+    """The check the enactor makes once a primitive has allocated its data:
+    the graph and the primitive's arrays against the device's budget."""
+
+    def __init__(self, device: Device, limit: int | None):
+        self.device = device
+        self.limit = limit
+
+    def after_setup(self, run) -> None:
+        if self.limit is not None:
+            needed = run.graph.storage_bytes() + array_bytes(run)
+            check_fits(self.device, needed, f"{type(run).__name__}'s graph and vertex data",
+                       self.limit)
+
+
+@contextlib.contextmanager
+def capped(device: Device, limit: int | None):
+    """Cap the CuPy memory pool of a GPU at ``limit`` bytes inside the block."""
+    if limit is None or not device.is_gpu:
+        yield
+        return
+    import cupy
+
+    with cupy.cuda.Device(device.index):
+        pool = cupy.get_default_memory_pool()
+        previous = pool.get_limit()
+        pool.set_limit(size=limit)
+        try:
+            yield
+        finally:
+            pool.set_limit(size=previous)
 
 
 @contextlib.contextmanager
@@ -37,5 +150,6 @@ def device_memory_guard(device: Device, what: str):
         asked = _gib(needed) if needed is not None else "an unknown amount"
         raise DeviceMemoryError(
             f"out of memory on {device.describe()} while {what}: needed {asked} more, "
-            f"{_gib(free)} of {_gib(total)} free (CuPy pool held {_gib(pool.total_bytes())})"
+            f"{_gib(free)} of {_gib(total)} free (CuPy pool held {_gib(pool.total_bytes())}, "
+            f"limit {_gib(pool.get_limit()) if pool.get_limit() else 'none'}); {_ADVICE}"
         ) from error

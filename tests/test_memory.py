@@ -31,3 +31,62 @@ def test_device_out_of_memory_names_request_and_free_memory():
     assert "while running Greedy" in message
     assert "needed 4096.00 GiB" in message and "GiB free" in message
     assert "cuda:0" in message
+
+
+@pytest.mark.parametrize("text, expected", [
+    (1000, 1000), ("1000", 1000), ("8G", 8 * 2**30), ("1.5M", int(1.5 * 2**20)),
+    ("2GiB", 2 * 2**30), ("64k", 64 * 1024)])
+def test_memory_limit_values(text, expected):
+    assert fr.memory.memory_limit(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["lots", "-5", 0, True, "8X"])
+def test_memory_limit_rejects_nonsense(bad):
+    with pytest.raises(ValueError, match="memory_limit="):
+        fr.memory.memory_limit(bad)
+
+
+def test_memory_limit_from_the_environment(monkeypatch):
+    monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "3M")
+    assert fr.memory.memory_limit() == 3 * 2**20
+    monkeypatch.delenv("FRONTIER_MEMORY_LIMIT")
+    assert fr.memory.memory_limit() is None
+
+
+def _bfs_needs(G) -> int:
+    """The graph's storage plus BFS's two int32 vertex arrays."""
+    return G.storage_bytes() + 8 * G.num_vertices
+
+
+def _capped_graph_runs_on_two(home: str, two):
+    from primitives import bfs
+
+    G = fr.generators.kronecker(11, 16, seed=3, device=home)
+    limit = int(0.7 * _bfs_needs(G))
+    with pytest.raises(fr.DeviceMemoryError) as error:
+        bfs(G, 1, devices=home, memory_limit=limit)
+    message = str(error.value)
+    assert "does not fit" in message and "limit" in message and "try more devices" in message
+    expected = fr.to_numpy(bfs(G, 1, devices=home).depth)
+    r = bfs(G, 1, devices=two, duplication="one_hop", partition="contiguous",
+            memory_limit=limit)
+    np.testing.assert_array_equal(fr.to_numpy(r.depth), expected)
+
+
+def test_a_graph_over_one_capped_device_runs_on_two():
+    _capped_graph_runs_on_two("cpu", 2)
+
+
+@pytest.mark.gpu
+def test_a_graph_over_one_capped_gpu_runs_on_two():
+    if fr.device.gpu_count() < 2:
+        pytest.fail("needs two GPUs (run it on a 2-GPU machine)")
+    _capped_graph_runs_on_two("cuda:0", ["cuda:0", "cuda:1"])
+
+
+def test_a_part_that_does_not_fit_is_named():
+    from primitives import pagerank
+
+    G = fr.generators.kronecker(10, 16, seed=3, device="cpu")
+    with pytest.raises(fr.DeviceMemoryError, match=r"part \d of the graph .* does not fit"):
+        pagerank(G, devices=2, memory_limit=G.storage_bytes() // 8)

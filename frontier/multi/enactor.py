@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..device import Device
 from ..graph import Graph
-from ..memory import device_memory_guard
+from ..memory import Budget, capped, check_fits, device_memory_guard
 from ..result import Result
 from .communicator import LocalGroup
 from .exchange import Exchange
@@ -59,7 +59,7 @@ def place(part, device: Device) -> PlacedPart:
 
 def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partition,
                      partition_seed: int, duplication: str, communication: str,
-                     max_iterations, params: dict) -> Result:
+                     max_iterations, params: dict, memory_limit: int | None = None) -> Result:
     """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
     device (see :func:`frontier.enact` for the options)."""
     from partition import make_partition
@@ -70,6 +70,8 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
     parts = build_parts(graph, layout.owner, count, duplication)
     placed = []
     for part, device in zip(parts, devices):
+        check_fits(device, part.graph.storage_bytes(),
+                   f"part {part.index} of the graph ({part.num_slots} vertex slots)", memory_limit)
         with device.activate(), device_memory_guard(device, f"placing part {part.index}"):
             placed.append(place(part, device))
     group = LocalGroup(devices)
@@ -79,7 +81,7 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
         try:
             outcomes[rank] = run_rank(primitive, graph.num_vertices, graph.num_arcs,
                                       placed[rank], group.endpoint(rank), communication,
-                                      max_iterations, params)
+                                      max_iterations, params, memory_limit)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
             outcomes[rank] = error
             group.abort()
@@ -103,19 +105,21 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
 
 
 def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, communicator,
-             communication: str, max_iterations, params: dict) -> Result | None:
+             communication: str, max_iterations, params: dict,
+             memory_limit: int | None = None) -> Result | None:
     """One rank's whole run: the primitive's loop on its part with an
     exchange after every step, then the result gathered on rank 0 (returned
     there; the other ranks return ``None``)."""
     from ..loop import iterate
 
     device = communicator.device
-    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
+    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"), \
+            capped(device, memory_limit):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
         peers = [peer for peer in range(communicator.size) if peer != communicator.rank]
         exchange = Exchange(run, part, communicator, ROUTES[communication](part, peers))
-        result = iterate(run, max_iterations, exchange)
+        result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         return gather_result(result, part, communicator, num_vertices, exchange)
 
 
