@@ -33,6 +33,25 @@ def check_options(primitive: type[Primitive], partition, duplication, communicat
     declarations(primitive)
 
 
+ENACTOR_OPTIONS = ("devices", "partition", "partition_seed", "duplication", "communication",
+                   "max_iterations", "memory_limit")
+
+
+def check_params(primitive: type[Primitive], params: dict) -> None:
+    """TypeError for an option the primitive does not take, or a missing one
+    (only for primitives that declare ``parameters``)."""
+    if primitive.parameters is None:
+        return
+    unknown = sorted(set(params) - set(primitive.parameters))
+    if unknown:
+        raise TypeError(f"{primitive.__name__} got unknown option(s) {unknown}; it takes "
+                        f"{list(primitive.parameters)} and the enactor options "
+                        f"{list(ENACTOR_OPTIONS)}")
+    missing = sorted(set(primitive.parameters) - set(params))
+    if missing:
+        raise TypeError(f"{primitive.__name__} needs option(s) {missing}")
+
+
 def enact(
     primitive: type[Primitive],
     graph: Graph,
@@ -82,6 +101,7 @@ def enact(
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     check_options(primitive, partition, duplication, communication)
+    check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
     targets = resolve_devices(devices)
     if len(targets) > 1:

@@ -78,6 +78,9 @@ class Primitive:
 
     #: vertex arrays a multi-device run keeps consistent: name -> combiner
     communicate: dict[str, str | Callable] = {}
+    #: the names of the primitive's own options (``self.params``); when set,
+    #: the enactor rejects others and requires these. ``None``: not checked.
+    parameters: tuple[str, ...] | None = None
 
     def __init__(self, graph: Graph, **params):
         self.graph = graph

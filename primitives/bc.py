@@ -51,6 +51,8 @@ class BCResult(fr.Result):
 class Brandes(fr.Primitive):
     """Brandes over BFS levels (unweighted shortest paths)."""
 
+    parameters = ("sources", "endpoints", "scale")
+
     # Depth: as in BFS, an offer only ever replaces -1 (unreached).
     communicate = {"depth": "max", "sigma": "owner", "coefficient": "owner"}
     first_phase = "forward"

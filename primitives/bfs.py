@@ -25,6 +25,7 @@ class BFSResult(fr.Result):
 
 
 class BFS(fr.Primitive):
+    parameters = ("source",)
     # Unreached is -1 and a vertex is found on one level only (copies are
     # refreshed between levels), so an offer only ever replaces -1: max.
     # A predecessor is right only with the depth it was found at.

@@ -39,6 +39,7 @@ class CCResult(fr.Result):
 
 
 class ConnectedComponents(fr.Primitive):
+    parameters = ()
     communicate = {"labels": "min"}
 
     def setup(self):

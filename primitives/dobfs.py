@@ -46,6 +46,8 @@ class DOBFSResult(BFSResult):
 class DOBFS(BFS):
     """BFS's data and first frontier, plus the direction switch."""
 
+    parameters = ("source", "do_a", "do_b", "direction")
+
     def setup(self):
         super().setup()
         self.do_a = _check_factor("do_a", self.params["do_a"])

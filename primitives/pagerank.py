@@ -37,6 +37,8 @@ class PageRankResult(fr.Result):
 
 
 class PageRank(fr.Primitive):
+    parameters = ("alpha", "max_iter", "tol", "weighted", "personalization", "dangling",
+                  "nstart")
     communicate = {"spread": "owner"}
 
     def setup(self):
@@ -88,6 +90,31 @@ class PageRank(fr.Primitive):
 
     def result(self):
         return PageRankResult(self.rank)
+
+
+def _check_numbers(alpha, max_iter, tol) -> None:
+    """ValueError unless alpha is a finite number, tol a number >= 0 and
+    max_iter an integer >= 0."""
+    for name, value in (("alpha", alpha), ("tol", tol)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
+                or not np.isfinite(value):
+            raise ValueError(f"{name}={value!r} must be a finite number")
+    if tol < 0:
+        raise ValueError(f"tol={tol!r} must be >= 0")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+        raise ValueError(f"max_iter={max_iter!r} must be an integer >= 0")
+
+
+def _check_weights(G: fr.Graph) -> None:
+    """ValueError naming the first arc of negative weight, if there is one."""
+    if G.weights is None or G.weights.dtype.kind == "u":
+        return
+    negative = G.xp.flatnonzero(G.weights < 0)
+    if len(negative):
+        arc = int(negative[0])
+        raise ValueError(f"edge ({int(G.arc_sources()[arc])}, {int(G.columns[arc])}) has "
+                         f"weight {G.weights[arc].item()}: pagerank needs non-negative weights "
+                         "(or weight=None)")
 
 
 def _distribution(G: fr.Graph, values: Mapping | None, name: str):
@@ -181,7 +208,10 @@ def pagerank(
         If the ranks have not converged after ``max_iter`` iterations.
     ValueError
         If a dict names a vertex that ``G`` does not have (NetworkX ignores
-        such keys; a misspelt key is more likely a mistake than intended).
+        such keys; a misspelt key is more likely a mistake than intended), if
+        an edge used for weighting has a negative weight, or if ``alpha`` or
+        ``tol`` is not a finite number (``tol >= 0``) or ``max_iter`` not an
+        integer >= 0.
     ZeroDivisionError
         If the values of ``personalization``, ``nstart`` or ``dangling`` sum to 0.
 
@@ -193,9 +223,13 @@ def pagerank(
     >>> pagerank(G).rank.round(4).tolist()
     [0.3333, 0.3333, 0.3333]
     """
+    _check_numbers(alpha, max_iter, tol)
+    weighted = weight is not None and G.is_weighted
+    if weighted:
+        _check_weights(G)
     teleport = _distribution(G, personalization, "personalization")
     dangling_weights = teleport if dangling is None else _distribution(G, dangling, "dangling")
     start = _distribution(G, nstart, "nstart")
     return fr.enact(PageRank, G, alpha=alpha, max_iter=max_iter, tol=tol,
-                    weighted=weight is not None and G.is_weighted, personalization=teleport,
+                    weighted=weighted, personalization=teleport,
                     dangling=dangling_weights, nstart=start, **options)

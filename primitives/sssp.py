@@ -39,6 +39,7 @@ class SSSPResult(fr.Result):
 
 
 class SSSP(fr.Primitive):
+    parameters = ("source", "delta")
     # A predecessor is only right together with the distance it was set with.
     communicate = {"distance": "min", "predecessor": fr.follows("distance")}
 
