@@ -1,0 +1,251 @@
+"""The backend's graph: a NetworkX graph converted once for Frontier primitives.
+
+Nodes are numbered ``0..n-1`` in ``G`` order (``nodes`` maps back, ``index``
+forward). Besides the edge list a :class:`frontier.Graph` is built from, the
+conversion keeps each node's neighbours *in NetworkX's iteration order*
+(``successors``, and ``predecessors`` of a directed graph): BFS results whose
+order NetworkX defines are put in that order from the depths a Frontier
+primitive computes (see :mod:`.order`).
+
+Edge weights are kept per attribute name (the ``edge_attrs`` NetworkX asks
+for), together with what their Python types make NetworkX's sums: all
+integers (lengths are ints), all floats, a mix, or something that is not a
+finite number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+import frontier as fr
+
+_INTEGERS = (bool, int, np.integer)
+_FLOATS = (float, np.floating)
+
+
+class Declined(NotImplementedError):
+    """The backend cannot reproduce NetworkX's answer for this input; NetworkX's
+    dispatcher then runs the next backend (NetworkX itself when it falls back)."""
+
+
+@dataclass
+class Adjacency:
+    """Neighbours in NetworkX's order: ``neighbors[offsets[v]:offsets[v+1]]``."""
+
+    offsets: np.ndarray
+    neighbors: np.ndarray
+
+
+@dataclass
+class EdgeWeights:
+    """One weight attribute over ``BackendGraph.edge_src``/``edge_dst``.
+
+    ``kind`` is ``"int"``, ``"float"`` or ``"mixed"`` (Python types, as
+    NetworkX's sums would see them); ``problem`` says why the values cannot be
+    used (``values`` is then ``None``).
+    """
+
+    values: np.ndarray | None
+    kind: str
+    problem: str | None = None
+
+
+@dataclass(eq=False)
+class BackendGraph:
+    """A NetworkX graph converted for the ``frontier`` backend.
+
+    Build one with :func:`convert_from_nx` (NetworkX's dispatcher does, and
+    caches it in ``G.__networkx_cache__``); :func:`convert_to_nx` goes back.
+    """
+
+    __networkx_backend__ = "frontier"
+
+    nodes: list
+    index: dict
+    directed: bool
+    multigraph: bool
+    successors: Adjacency
+    predecessors: Adjacency
+    edge_src: np.ndarray   # one entry per edge (per key of a multigraph), undirected once
+    edge_dst: np.ndarray
+    weights: dict[str, EdgeWeights]
+    graph: dict = field(default_factory=dict)
+    __networkx_cache__: dict = field(default_factory=dict, repr=False)
+    _built: dict = field(default_factory=dict, repr=False)
+
+    # the little of NetworkX's graph API that decorators and callers use ---------------
+
+    def is_directed(self) -> bool:
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        return self.multigraph
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def __contains__(self, node) -> bool:
+        try:
+            return node in self.index
+        except TypeError:
+            return False
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes)
+
+    def number_of_edges(self) -> int:
+        return len(self.edge_src)
+
+    # Frontier graphs ------------------------------------------------------------------
+
+    def vertex(self, node) -> int | None:
+        """The vertex id of ``node``, or None if it is not in the graph (a
+        ``TypeError`` for an unhashable node, as NetworkX raises)."""
+        return self.index.get(node)
+
+    def edge_weights(self, weight: str) -> EdgeWeights:
+        """The ``weight`` attribute, or :class:`Declined` when it cannot be used."""
+        column = self.weights.get(weight)
+        if column is None:
+            raise Declined(f"the graph was converted without edge attribute {weight!r}; "
+                           f"convert it with edge_attrs={{{weight!r}: 1}}")
+        if column.problem is not None:
+            raise Declined(column.problem)
+        return column
+
+    def frontier_graph(self, weight: str | None = None, *, reverse: bool = False) -> fr.Graph:
+        """A :class:`frontier.Graph` of this graph (built once per weight and
+        direction on the configured device). ``weight=None`` gives one whose
+        weights, if any, the caller ignores; ``reverse`` flips directed edges."""
+        device = fr.get_device(configured_device())
+        if weight is None:
+            for (_, flipped, where), built in self._built.items():
+                if flipped == reverse and where == device:
+                    return built
+        key = (weight, reverse, device)
+        if key not in self._built:
+            values = None if weight is None else self.edge_weights(weight).values
+            src, dst = (self.edge_dst, self.edge_src) if reverse else (self.edge_src, self.edge_dst)
+            self._built[key] = fr.Graph.from_edges(src, dst, values, len(self.nodes),
+                                                   self.directed, device=device)
+        return self._built[key]
+
+    def __repr__(self) -> str:
+        kind = ("Multi" if self.multigraph else "") + ("DiGraph" if self.directed else "Graph")
+        return (f"BackendGraph({kind}, {len(self.nodes)} nodes, {len(self.edge_src)} edges, "
+                f"weights {sorted(self.weights)})")
+
+
+def configured_device() -> str | None:
+    """``nx.config.backends.frontier.device`` (None: Frontier's default device)."""
+    config = nx.config.backends.get("frontier")
+    return None if config is None else config.get("device")
+
+
+def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                    preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                    graph_name=None) -> BackendGraph:
+    """Convert a NetworkX graph, keeping the edge attributes named by
+    ``edge_attrs`` (``{name: default}``, NetworkX's dispatch convention).
+
+    Node attributes are not kept (no function of this backend reads them);
+    ``preserve_edge_attrs=True`` keeps no attributes either, since every
+    function that asks for all of them takes a callable weight, which the
+    backend declines.
+    """
+    if isinstance(graph, BackendGraph):
+        return graph
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"expected a NetworkX graph for {graph_name!r} of {name!r}, "
+                        f"got {type(graph).__name__}")
+    nodes = list(graph)
+    index = {node: i for i, node in enumerate(nodes)}
+    directed, multigraph = graph.is_directed(), graph.is_multigraph()
+    rows = [graph._adj[node] for node in nodes]
+    successors = _adjacency(rows, index)
+    if directed:
+        predecessors = _adjacency([graph._pred[node] for node in nodes], index)
+    else:
+        predecessors = successors
+    arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(successors.offsets))
+    arc_dst = successors.neighbors
+    # An undirected edge is in both rows (a self loop in one): keep it once.
+    keep = np.ones(len(arc_dst), bool) if directed else arc_src <= arc_dst
+    if multigraph:  # one edge per key
+        multiplicity = np.fromiter((len(keys) for row in rows for keys in row.values()),
+                                   np.int64, len(arc_dst))
+        arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
+        keep = np.repeat(keep, multiplicity)
+    weights = {attr: _edge_weights(list(_attribute(rows, attr, default, multigraph)), keep, attr)
+               for attr, default in (edge_attrs or {}).items()}
+    return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
+                        arc_src[keep], arc_dst[keep], weights,
+                        dict(graph.graph) if preserve_graph_attrs else {})
+
+
+def _attribute(rows, attr: str, default, multigraph: bool):
+    """The value of ``attr`` on every arc (every key of a multigraph), in row order."""
+    if multigraph:
+        return (data.get(attr, default) for row in rows for keys in row.values()
+                for data in keys.values())
+    return (data.get(attr, default) for row in rows for data in row.values())
+
+
+def _adjacency(rows, index: dict) -> Adjacency:
+    degree = np.fromiter(map(len, rows), np.int64, len(rows))
+    offsets = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(degree, out=offsets[1:])
+    neighbors = np.fromiter((index[v] for row in rows for v in row), np.int64, int(offsets[-1]))
+    return Adjacency(offsets, neighbors)
+
+
+def _edge_weights(values: list, keep: np.ndarray, attr: str) -> EdgeWeights:
+    """Classify the values of one weight attribute over all arcs, and pack those
+    of the ``keep`` arcs (each edge once)."""
+    kinds = set(map(type, values))
+    if all(issubclass(k, _INTEGERS) for k in kinds):
+        kind = "int"
+    elif all(issubclass(k, _FLOATS) for k in kinds):
+        kind = "float"
+    elif all(issubclass(k, _INTEGERS + _FLOATS) for k in kinds):
+        kind = "mixed"
+    else:
+        odd = next(k for k in kinds if not issubclass(k, _INTEGERS + _FLOATS))
+        return EdgeWeights(None, "other",
+                           f"edge attribute {attr!r} has a {odd.__name__} value, not a number")
+    try:
+        array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)[keep]
+    except OverflowError:
+        return EdgeWeights(None, kind, f"edge attribute {attr!r} has an integer beyond int64")
+    if kind != "int" and not np.isfinite(array).all():
+        return EdgeWeights(None, kind, f"edge attribute {attr!r} has a value that is not finite")
+    if kind == "int" and len(array) and np.abs(array.astype(np.float64)).sum() >= 2.0**53:
+        return EdgeWeights(None, kind, f"edge attribute {attr!r}: integer path lengths could "
+                           "exceed 2**53, beyond exact float64 sums")
+    return EdgeWeights(array, kind)
+
+
+def convert_to_nx(obj):
+    """A :class:`BackendGraph` back as the NetworkX graph class it came from
+    (with its kept weight attributes); anything else unchanged."""
+    if not isinstance(obj, BackendGraph):
+        return obj
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
+    graph = cls[(obj.directed, obj.multigraph)]()
+    graph.graph.update(obj.graph)
+    graph.add_nodes_from(obj.nodes)
+    nodes = obj.nodes
+    usable = {attr: column.values.tolist() for attr, column in obj.weights.items()
+              if column.values is not None}
+    for i, (u, v) in enumerate(zip(obj.edge_src.tolist(), obj.edge_dst.tolist())):
+        graph.add_edge(nodes[u], nodes[v], **{attr: values[i] for attr, values in usable.items()})
+    return graph
+
+

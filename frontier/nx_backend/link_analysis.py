@@ -1,0 +1,53 @@
+"""PageRank with NetworkX's signature, by Frontier's power iteration.
+
+:func:`primitives.pagerank` has NetworkX's semantics for a graph of vertex
+ids. NetworkX reads ``personalization``, ``nstart`` and ``dangling`` with
+``dict.get(node, 0)`` over its nodes, ignoring other keys; this module does
+the same lookup and hands the primitive dicts keyed by vertex id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import frontier as fr
+from primitives import pagerank as power_iteration
+
+from .graph import BackendGraph, Declined
+from .shortest_paths import check_weight
+
+
+def by_vertex(G, values: Mapping | None) -> dict | None:
+    """``values`` keyed by vertex id, keeping only the graph's nodes."""
+    if values is None:
+        return None
+    index = G.index
+    return {index[node]: value for node, value in values.items() if node in index}
+
+
+def check_distributions(G, personalization, nstart, dangling) -> None:
+    """Declined where NetworkX's answer is not a ranking the primitive gives:
+    arguments that are not dicts (NetworkX raises its own error), and
+    ``nstart``/``dangling`` summing to 0 (NetworkX computes with NaN until
+    it gives up, the primitive raises ZeroDivisionError)."""
+    for name, values in (("personalization", personalization), ("nstart", nstart),
+                         ("dangling", dangling)):
+        if values is not None and not isinstance(values, Mapping):
+            raise Declined(f"{name} is a {type(values).__name__}, not a dict")
+    for name, values in (("nstart", nstart), ("dangling", dangling)):
+        if values is not None and sum(v for node, v in values.items() if node in G) == 0:
+            raise Declined(f"{name} values sum to 0 over the graph's nodes")
+
+
+def pagerank(G: BackendGraph, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6,
+             nstart=None, weight="weight", dangling=None) -> dict:
+    """``nx.pagerank``: a dict of floats keyed by node ({} for an empty graph)."""
+    if not G.nodes:
+        return {}
+    check_weight(weight)
+    check_distributions(G, personalization, nstart, dangling)
+    result = power_iteration(
+        G.frontier_graph(weight), alpha=alpha, personalization=by_vertex(G, personalization),
+        max_iter=max_iter, tol=tol, nstart=by_vertex(G, nstart), weight=weight,
+        dangling=by_vertex(G, dangling))
+    return dict(zip(G.nodes, fr.to_numpy(result.rank).tolist()))
