@@ -12,8 +12,11 @@ to); what differs is what a write to a proxy (a non-owned slot) means:
     The proxy's change since the last boundary is a contribution, added
     once to the owner's value.
 a function ``f(current, offer) -> merged``
-    Vectorized, associative and commutative: applied to the owner's value
-    and each offer in turn.
+    Vectorized, associative, commutative and idempotent (``f(a, a) == a``,
+    as for min, max or a bitwise or): applied to the owner's value and each
+    offer in turn. An offer is the proxy's whole new value, which already
+    includes the owner's old one, so an adding function would count it
+    twice: use ``"sum"`` for that.
 ``"owner"``
     Only the owner's value counts: proxies are read-only copies, and what a
     step writes to them is dropped.

@@ -28,7 +28,7 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None) -> Resu
     run.graph.device.synchronize()
     setup_s = time.perf_counter() - start
     iteration = 0
-    while not run.converged(frontier, iteration):
+    while not _stop(run, frontier, iteration, boundary):
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
         frontier = run.step(frontier, iteration)
@@ -41,3 +41,10 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None) -> Resu
     result.elapsed_s = time.perf_counter() - start
     result.setup_s = setup_s
     return result
+
+
+def _stop(run, frontier, iteration: int, boundary) -> bool:
+    """The primitive's ``converged``; on several devices, checked to be the
+    same decision everywhere (a local answer would leave the others waiting)."""
+    stop = bool(run.converged(frontier, iteration))
+    return stop if boundary is None else boundary.agree(stop)

@@ -123,6 +123,7 @@ def capped(device: Device, limit: int | None):
     with cupy.cuda.Device(device.index):
         pool = cupy.get_default_memory_pool()
         previous = pool.get_limit()
+        pool.free_all_blocks()  # cached blocks of earlier work count against the limit
         pool.set_limit(size=limit)
         try:
             yield

@@ -222,3 +222,19 @@ def test_results_report_devices_partition_and_exchange():
     single = bfs(G, 0)
     assert single.devices == ("cpu",) and single.partition is None
     assert single.exchanged_bytes == 0
+
+
+class _LocalStop(_Sizes):
+    """A converged() that looks only at its own device's frontier."""
+
+    def initial_frontier(self):
+        return self.frontier_of(self.local_slots([0]))
+
+    def converged(self, frontier, iteration):
+        return frontier.is_empty()
+
+
+def test_a_local_converged_is_an_error_not_a_hang():
+    G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
+    with pytest.raises(RuntimeError, match=r"converged\(\) decided differently"):
+        fr.enact(_LocalStop, G, devices=3, partition="contiguous")

@@ -40,7 +40,7 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
     path, since the kernels write slots, not the caller's ids.
     """
     kind = getattr(functor, "fused", None)
-    if kind is None or getattr(functor, "vertex_slots", None) is not None:
+    if kind is None or _stores_slots(functor):
         return None
     if kind == "claim_unvisited":
         if not _claim_fits(functor):
@@ -58,6 +58,14 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
             return None
         return _relax_push(graph, frontier, functor)
     return None
+
+
+def _stores_slots(functor) -> bool:
+    """Whether a functor on a part would store vertex ids the kernels cannot
+    translate to the caller's (a predecessor, a component root)."""
+    if getattr(functor, "vertex_slots", None) is None:
+        return False
+    return functor.fused == "hook_roots" or getattr(functor, "predecessor", None) is not None
 
 
 def _claim_fits(functor) -> bool:

@@ -81,6 +81,16 @@ class Exchange:
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, merged)
 
+    def agree(self, stop: bool) -> bool:
+        """``stop`` if every device decided the same; RuntimeError otherwise."""
+        votes = self.comm.allreduce(int(stop), "sum")
+        if 0 < votes < self.comm.size:
+            raise RuntimeError(
+                f"{type(self.run).__name__}.converged() decided differently on different "
+                f"devices ({votes} of {self.comm.size} would stop): base it on global values "
+                "(self.reduce(...), self.vertex_sum(...)), not on this device's frontier")
+        return votes == self.comm.size
+
     # steps --------------------------------------------------------------------------
 
     def _offer_and_merge(self):
