@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import time
 
 import networkx as nx
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists, with_device
 
 import frontier as fr
-from frontier.bench import checks, measure, peers, records
+from frontier.bench import checks, measure, peers, plot, records
 from frontier.bench.harness import pick_roots
 from frontier.cli import main
 from frontier.device import to_numpy
@@ -198,7 +200,7 @@ def test_bench_kronecker_writes_complete_records(tmp_path, capsys, device):
     G = fr.generators.kronecker(8, 16, seed=0, device=device)
     rates = []
     for root, ms in zip(first["roots"], first["times_ms"], strict=True):
-        reached = bfs(G, source=root).depth >= 0
+        reached = bfs(G, source=root, devices=device).depth >= 0
         rates.append(measure.traversed_edges(G, reached) / (ms / 1e3))
     assert first["gteps"] == pytest.approx(measure.harmonic_mean(rates) / 1e9)
     assert first["gteps_median"] == pytest.approx(np.median(rates) / 1e9)
@@ -223,7 +225,8 @@ def test_bench_kronecker_writes_complete_records(tmp_path, capsys, device):
             assert peer["status"] == "ok" and peer["gteps"] > 0
             assert peer["peak_bytes"] >= 4 * peer["vertices"] and peer["graph_bytes"] > 0
     assert "kronecker-8-16" in output.out and "GTEPS hmean" in output.out
-    assert "bfs frontier root" in output.err
+    assert f"records in {files[0]}" in output.err  # and no progress: stderr is no terminal
+    assert "frontier: bench" not in output.err
     markdown = (tmp_path / "bench.md").read_text()
     assert "| bfs | frontier |" in markdown and first["command"] in markdown
     assert records.read_records(files) == found
@@ -282,8 +285,7 @@ def test_bench_rejects_bad_arguments(tmp_path, capsys, arguments, message):
 
 
 def test_bench_rejects_a_bad_grid_shape(capsys):
-    with pytest.raises(SystemExit):
-        main(["bench", "--grid", "4by5"])
+    assert main(["bench", "--grid", "4by5"]) == 2
     assert "ROWSxCOLS" in capsys.readouterr().err
 
 
@@ -303,3 +305,98 @@ def test_records_tabulate_and_reject_incomplete_files(tmp_path, capsys):
         records.read_records([bad])
     with pytest.raises(ValueError, match="unknown record field 'speed'"):
         records.make_record(speed=1)
+
+
+def test_bench_progress_bars_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    arguments = ["bench", "--kronecker", "5", "--primitives", "bfs,cc", "--peers", "none",
+                 "--roots", "2", "--repeat", "2", "--device", "cpu", "--results", str(tmp_path)]
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)  # in the body: capture resets it after setup
+    assert main(arguments) == 0
+    shown = terminal.getvalue()
+    # a bar per workload counting its runs (1 warm-up + 2 roots x 2 + 1 memory run)
+    assert "frontier: bench kronecker-5-16: bfs frontier" in shown and "6/6" in shown
+    assert "bfs frontier root" in shown and "graph500 valid" in shown
+    assert "frontier: bench kronecker-5-16: cc frontier" in shown
+    assert main([*arguments, "--quiet"]) == 0
+    quiet = terminal.getvalue()[len(shown):]
+    assert "frontier" not in quiet.replace("frontier bench: 2 records in", "")
+
+
+# charts -------------------------------------------------------------------------------
+
+
+def chart_records(devices=(1,)):
+    """Records of two graphs, three implementations, and ``devices`` device counts."""
+    found = []
+    for graph, scale in (("kronecker-10-16", 10), ("grid-32x32", None)):
+        for primitive, implementation, gteps in (
+                ("bfs", "frontier", 0.8), ("bfs", "scipy-csgraph", 0.05),
+                ("bfs", "networkx", 0.002), ("dobfs", "frontier", 1.2),
+                ("sssp", "frontier", 0.1), ("cc", "frontier", None)):
+            for count in devices:
+                found.append(records.make_record(
+                    primitive=primitive, implementation=implementation, graph=graph,
+                    scale=scale, device="cpu (x)", num_devices=count, status="ok",
+                    time_ms=10.0 / count ** 0.8, gteps=gteps and gteps * count ** 0.8,
+                    date="2026-01-01T00:00:00+00:00", command="frontier bench"))
+    found.append(records.make_record(primitive="sssp", implementation="networkx",
+                                     graph="grid-32x32", device="cpu (x)", status="skipped"))
+    return found
+
+
+def test_plot_renders_gteps_and_speedup_panels(tmp_path):
+    image = pytest.importorskip("matplotlib.image")
+    single = plot.plot_records(chart_records(), tmp_path / "one.png")
+    several = chart_records(devices=(1, 2, 4))
+    for record in several[::3]:
+        del record["num_devices"]  # records without the field count as one device
+    double = plot.plot_records(several, tmp_path / "charts" / "scaling.png")
+    for path in (single, double):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    one, two = image.imread(single), image.imread(double)
+    assert one.shape[0] == two.shape[0] and two.shape[1] > one.shape[1] + 400
+
+
+def test_plot_needs_something_to_draw(tmp_path):
+    pytest.importorskip("matplotlib")
+    only_cc = [r for r in chart_records() if r["primitive"] == "cc"]
+    with pytest.raises(ValueError, match="nothing to plot"):
+        plot.plot_records(only_cc, tmp_path / "empty.png")
+
+
+def test_plot_without_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    with pytest.raises(ImportError, match=r"pip install 'frontier-graph\[plot\]'"):
+        plot.plot_records(chart_records(), tmp_path / "x.png")
+    status = main(["bench", "--kronecker", "5", "--device", "cpu", "--results",
+                   str(tmp_path / "results"), "--plot", str(tmp_path / "x.png")])
+    assert status == 2 and not (tmp_path / "results").exists()  # refused before timing
+    assert "pip install 'frontier-graph[plot]'" in capsys.readouterr().err
+    saved = tmp_path / "records.json"
+    saved.write_text(json.dumps(chart_records()))
+    assert records.main([str(saved), "--plot", str(tmp_path / "x.png")]) == 2
+    assert "frontier-graph[plot]" in capsys.readouterr().err
+
+
+def test_bench_plot_needs_a_traversal(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    status = main(["bench", "--kronecker", "5", "--primitives", "cc,pagerank", "--device",
+                   "cpu", "--results", str(tmp_path), "--plot", str(tmp_path / "x.png")])
+    assert status == 2 and "--plot draws GTEPS" in capsys.readouterr().err
+
+
+def test_bench_plot_option(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "bench.png"
+    status, files, output = run_bench(tmp_path, capsys, "--kronecker", "6", "--primitives",
+                                      "bfs,sssp", "--peers", "scipy-csgraph", "--roots", "2",
+                                      "--repeat", "1", "--device", "cpu", "--plot", str(chart))
+    assert status == 0 and f"chart in {chart}" in output.err
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    saved = tmp_path / "again.png"
+    assert records.main([*map(str, files), "--plot", str(saved)]) == 0 and saved.exists()

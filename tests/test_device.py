@@ -115,7 +115,9 @@ def test_resolve_count_below_one(count):
 def test_resolve_names(two_gpus):
     assert resolve_devices("cpu:1") == [Device("cpu", 1)]
     assert resolve_devices(["cpu:0", "cpu:1"]) == [Device("cpu", 0), Device("cpu", 1)]
-    assert resolve_devices(("cuda:1", Device("cpu", 0))) == [Device("cuda", 1), Device("cpu", 0)]
+    assert resolve_devices(("cuda:1", Device("cuda", 0))) == [Device("cuda", 1), Device("cuda", 0)]
+    with pytest.raises(ValueError, match="mixes CPU and GPU devices.*2 GPU"):
+        resolve_devices(("cuda:1", Device("cpu", 0)))
 
 
 @pytest.mark.parametrize("names", [["cpu", "cpu:0"], ["cpu:1", "cpu:2", "CPU:1"]])

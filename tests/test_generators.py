@@ -165,11 +165,3 @@ def test_grid_small_shapes_and_weights(device):
     assert_simple_undirected(W)
     weights = to_numpy(W.weights)
     assert weights.min() >= 3 and weights.max() <= 9 and len(np.unique(weights)) == 7
-
-
-def test_generator_progress(capsys):
-    kronecker(6, device="cpu", progress=True)
-    err = capsys.readouterr().err
-    assert "frontier: kronecker scale 6: drawing bits" in err and "building CSR" in err
-    kronecker(6, device="cpu")
-    assert capsys.readouterr().err == ""

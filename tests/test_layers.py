@@ -54,11 +54,12 @@ def test_the_rule_catches_a_violation(tmp_path):
     assert "device" in code_names(module)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Modules of the three packages that ``path`` imports (at any depth of the code)."""
-    relative = path.relative_to(ROOT).with_suffix("")
-    parts = list(relative.parts)
-    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """Modules among ``modules`` that ``path`` imports (at any depth of the
+    code); ``from package import name`` counts as importing the submodule
+    ``package.name`` when there is one, else the package."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    package = parts[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
@@ -66,9 +67,10 @@ def imports_of(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = package[:len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name.split(".")[0] in PACKAGES}
+            for alias in node.names:
+                submodule = f"{module}.{alias.name}"
+                found.add(submodule if submodule in modules else module)
+    return found & modules
 
 
 def module_name(path: Path) -> str:
@@ -79,8 +81,7 @@ def module_name(path: Path) -> str:
 def test_no_import_circle():
     paths = [p for package in PACKAGES for p in (ROOT / package).rglob("*.py")]
     modules = {module_name(p): p for p in paths}
-    graph = {name: {m for m in imports_of(path) if m in modules and m != name}
-             for name, path in modules.items()}
+    graph = {name: imports_of(path, set(modules)) - {name} for name, path in modules.items()}
     state: dict[str, int] = {}
 
     def visit(name, trail):

@@ -5,25 +5,30 @@
     frontier bench (--kronecker SCALE [--edgefactor 16] | --graph FILE | --grid ROWSxCOLS)
                    [--primitives bfs,dobfs,sssp,cc,bc,pagerank] [--peers auto|none|LIST]
                    [--roots 8] [--repeat 3] [--warmup 1] [--device NAME] [--seed S]
-                   [--results DIR] [--markdown FILE] [--json]
+                   [--results DIR] [--markdown FILE] [--plot IMAGE] [--json] [--quiet]
 
-Progress goes to standard error, one line per step; the records go to a JSON
-file in ``--results`` (rewritten after every measurement) and, as a table, to
-standard output. The exit status is 1 when a measurement failed (a wrong
-answer or an exception; it is recorded and the run goes on). See
-``docs/benchmarks.md`` for what is measured.
+Progress goes to standard error as bars, one per step, when it is a terminal
+(``--quiet`` turns them off); failures are reported there whatever it is. The
+records go to a JSON file in ``--results`` (rewritten after every
+measurement), as a table to standard output and, with ``--plot``, as a chart
+(needs matplotlib: ``pip install 'frontier-graph[plot]'``). The exit status
+is 1 when a measurement failed (a wrong answer or an exception; it is
+recorded and the run goes on). See ``docs/benchmarks.md`` for what is
+measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from datetime import datetime, timezone
 
 from ..device import get_device
 from ..progress import Progress
-from .harness import PRIMITIVES, GraphSpec, Settings, run_bench
+from .harness import PRIMITIVES, TRAVERSALS, GraphSpec, Settings, run_bench
 from .peers import PEERS
+from .plot import plot_records, require_matplotlib
 from .records import (
     RecordFile,
     append_markdown,
@@ -89,8 +94,13 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
                        help="directory for the JSON records (default benchmarks/results)")
     bench.add_argument("--markdown", metavar="FILE",
                        help="append a Markdown table of this run to FILE")
+    bench.add_argument("--plot", metavar="IMAGE",
+                       help="draw GTEPS per implementation (and multi-device speedup) "
+                            "into IMAGE, e.g. bench.png; needs the plot extra")
     bench.add_argument("--json", action="store_true",
                        help="print the records as JSON lines instead of a table")
+    bench.add_argument("--quiet", action="store_true",
+                       help="no progress bars (they are drawn only on a terminal anyway)")
     bench.set_defaults(handler=bench_command)
     return bench
 
@@ -111,7 +121,23 @@ def _command(args, spec: GraphSpec, device_name: str) -> str:
 
 def bench_command(args) -> int:
     """Run ``frontier bench`` for parsed arguments; 0 if every measurement
-    succeeded, 1 if one failed (it is recorded with its error)."""
+    succeeded, 1 if one failed (it is recorded with its error), 2 if ``--plot``
+    is asked for without matplotlib (checked before anything is timed).
+
+    Raises
+    ------
+    ValueError
+        For ``--plot`` without a traversal among ``--primitives`` (nothing to draw).
+    """
+    if args.plot:
+        try:
+            require_matplotlib()
+        except ImportError as error:
+            print(f"frontier bench: error: {error}", file=sys.stderr)
+            return 2
+        if not set(args.primitives) & set(TRAVERSALS):
+            raise ValueError(f"--plot draws GTEPS, which only {', '.join(TRAVERSALS)} report; "
+                             f"--primitives {','.join(args.primitives)} has none of them")
     spec = GraphSpec(scale=args.kronecker, edgefactor=args.edgefactor, grid=args.grid,
                      path=args.graph)
     settings = Settings(args.primitives, args.peers, args.roots, args.repeat, args.warmup,
@@ -121,7 +147,7 @@ def bench_command(args) -> int:
     run_fields = {"date": date.isoformat(), "command": _command(args, spec, device.name),
                   "repeat": settings.repeat, "warmup": settings.warmup}
     sink = RecordFile(args.results, date, device, spec.name)
-    progress = Progress(f"bench {spec.name}", enabled=True)
+    progress = Progress(f"bench {spec.name}", enabled=not args.quiet)
     records: list[dict] = []
 
     def emit(fields: dict) -> None:
@@ -130,7 +156,10 @@ def bench_command(args) -> int:
 
     with device.activate():
         ok = run_bench(spec, settings, device, emit, progress)
-    progress.finish(f"{len(records)} records in {sink.path}")
+    summary = f"{len(records)} records in {sink.path}"
+    progress.finish(summary)
+    if not progress.shown:  # where the records are is not progress: always say it
+        print(f"frontier bench: {summary}", file=sys.stderr)
     if args.json:
         for record in records:
             print(record_json(record))
@@ -138,4 +167,6 @@ def bench_command(args) -> int:
         print(format_table(records))
     if args.markdown:
         append_markdown(args.markdown, records)
+    if args.plot:
+        print(f"frontier bench: chart in {plot_records(records, args.plot)}", file=sys.stderr)
     return 0 if ok else 1

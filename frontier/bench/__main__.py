@@ -1,4 +1,4 @@
-"""``python -m frontier.bench [--markdown] FILE...``: tabulate benchmark records."""
+"""``python -m frontier.bench [--markdown] [--plot IMAGE] FILE...``: tabulate records."""
 
 import sys
 

@@ -32,12 +32,8 @@ from .peers import (
     select_peers,
     skip_reason,
 )
-from .workload import Outcome, Workload, pagerank_options
+from .workload import PRIMITIVES, TRAVERSALS, Outcome, Workload, pagerank_options
 
-#: command-line name -> name in :mod:`primitives`
-PRIMITIVES = {"bfs": "bfs", "dobfs": "dobfs", "sssp": "sssp", "cc": "connected_components",
-              "bc": "betweenness_centrality", "pagerank": "pagerank"}
-TRAVERSALS = ("bfs", "dobfs", "sssp")
 #: Graph500 SSSP weights for generated graphs
 SSSP_WEIGHTS = (1, 64)
 
@@ -124,7 +120,9 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
     """The Frontier primitive ``primitive`` (a command-line name) as a workload."""
     import primitives
 
-    function = getattr(primitives, PRIMITIVES[primitive])
+    # the bench's --device, not the default device (which is a GPU whenever CuPy sees one)
+    function = functools.partial(getattr(primitives, PRIMITIVES[primitive]),
+                                 devices=graph.device)
     storage = graph.storage_bytes
     if primitive in ("bfs", "dobfs"):
         def inspect_tree(result, root):
@@ -153,9 +151,10 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
                     False, storage)
 
 
-def measure(work: Workload, roots: list[int], settings: Settings,
-            report: Callable[[str], None]) -> dict:
+def measure(work: Workload, roots: list[int], settings: Settings, progress: Progress) -> dict:
     """Time one workload; the measured fields of its record.
+
+    ``progress`` gets a bar of the workload's runs and a line per root.
 
     Returns
     -------
@@ -169,6 +168,8 @@ def measure(work: Workload, roots: list[int], settings: Settings,
         ``peak_bytes``, ``graph_bytes``, ``validation`` and ``checked_runs``.
     """
     sources = roots if work.rooted else [None]
+    progress.phase(f"{work.primitive} {work.implementation}",
+                   total=settings.warmup + len(sources) * settings.repeat + 1, unit="runs")
     clock = timer(work.device)
     degree = None
     if work.rooted:
@@ -177,6 +178,7 @@ def measure(work: Workload, roots: list[int], settings: Settings,
     for _ in range(settings.warmup):
         work.inspect(work.run(sources[0]), sources[0])
         checked += 1
+        progress.update(checked)
     times_ms, rates, per_iteration, iterations = [], [], [], None
     for source in sources:
         runs = []
@@ -185,6 +187,7 @@ def measure(work: Workload, roots: list[int], settings: Settings,
             outcome = work.inspect(output, source)
             del output
             checked += 1
+            progress.update(checked)
             runs.append(ms)
         times_ms.append(median(runs))
         iterations = outcome.iterations
@@ -199,7 +202,7 @@ def measure(work: Workload, roots: list[int], settings: Settings,
             edges = traversed_edges(work.graph, outcome.reached, degree)
             rates.append(edges / (times_ms[-1] / 1e3))
             line += f", {edges} edges, {rates[-1] / 1e9:.4f} GTEPS"
-        report(line + (f", {work.validation} valid" if work.validation else ""))
+        progress.write(line + (f", {work.validation} valid" if work.validation else ""))
     output, peak = peak_device_bytes(work.device, functools.partial(work.run, sources[0]))
     work.inspect(output, sources[0])
     checked += 1
@@ -248,7 +251,8 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
             graph = spec.build(device, settings.seed, key)
             device.synchronize()
             graphs[key] = (graph, progress.elapsed() - start, PeerInputs(graph))
-            progress.phase(f"built {graph}")
+            progress.end_phase()
+            progress.write(f"built {graph}")
         return graphs[key]
 
     def record(work_graph: Graph, build_s: float, primitive: str, implementation: str,
@@ -262,13 +266,11 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
 
     def timed(build: Callable[[], Workload], graph: Graph, build_s: float, primitive: str,
               implementation: str, on: Device) -> bool:
-        progress.phase(f"{primitive} {implementation}")
         try:
             work = build()
-            fields = {"status": "ok", "reason": None, **measure(work, roots, settings,
-                                                                  progress.phase)}
+            fields = {"status": "ok", "reason": None, **measure(work, roots, settings, progress)}
         except Exception as error:  # recorded, reported, and the run's exit status says so
-            progress.phase(f"{primitive} {implementation} FAILED:\n{traceback.format_exc()}")
+            progress.error(f"{primitive} {implementation} FAILED:\n{traceback.format_exc()}")
             emit(record(graph, build_s, primitive, implementation, on, status="failed",
                         reason=f"{type(error).__name__}: {error}"))
             return False
@@ -279,7 +281,7 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
     roots = []
     if any(primitive in TRAVERSALS for primitive in settings.primitives):
         roots = pick_roots(graph, settings.roots, settings.seed)
-        progress.phase(f"roots {roots}")
+        progress.write(f"roots {roots}")
     ok, peered = True, set()
     for primitive in settings.primitives:
         weighted = primitive == "sssp"
@@ -290,7 +292,7 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
         for name in covering(group, peer_names) if group not in peered else []:
             reason = skip_reason(name, graph, explicit)
             if reason:
-                progress.phase(f"{group} {name} skipped: {reason}")
+                progress.write(f"{group} {name} skipped: {reason}")
                 emit(record(graph, build_s, group, name, device, status="skipped",
                             reason=reason))
                 continue

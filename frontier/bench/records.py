@@ -3,7 +3,8 @@
 One run writes one JSON file, a list of records (one per primitive and
 implementation), rewritten after every measurement so that an interrupted run
 keeps what it measured. Tables for a terminal and for Markdown are made from
-any set of records; ``python -m frontier.bench FILE...`` prints one.
+any set of records; ``python -m frontier.bench FILE...`` prints one (and
+draws a chart with ``--plot IMAGE``, see :mod:`frontier.bench.plot`).
 """
 
 from __future__ import annotations
@@ -215,12 +216,24 @@ def append_markdown(path, records: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m frontier.bench [--markdown] FILE...``: print a table of records."""
+    """``python -m frontier.bench [--markdown] [--plot IMAGE] FILE...``: print a
+    table of records and optionally draw them."""
     parser = argparse.ArgumentParser(prog="python -m frontier.bench",
                                      description="Tabulate frontier bench JSON records.")
     parser.add_argument("files", nargs="+", help="JSON files written by frontier bench")
     parser.add_argument("--markdown", action="store_true", help="Markdown instead of text")
+    parser.add_argument("--plot", metavar="IMAGE",
+                        help="draw GTEPS per implementation and multi-device speedup into "
+                             "IMAGE (needs matplotlib: pip install 'frontier-graph[plot]')")
     args = parser.parse_args(argv)
     records = read_records(args.files)
     print(markdown_report(records) if args.markdown else format_table(records))
+    if args.plot:
+        from .plot import plot_records
+
+        try:
+            print(f"chart in {plot_records(records, args.plot)}", file=sys.stderr)
+        except (ImportError, ValueError) as error:
+            print(f"python -m frontier.bench: error: {error}", file=sys.stderr)
+            return 2
     return 0

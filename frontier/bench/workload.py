@@ -9,6 +9,11 @@ from typing import Any
 from ..device import Device
 from ..graph import Graph
 
+#: command-line name -> name in :mod:`primitives`
+PRIMITIVES = {"bfs": "bfs", "dobfs": "dobfs", "sssp": "sssp", "cc": "connected_components",
+              "bc": "betweenness_centrality", "pagerank": "pagerank"}
+TRAVERSALS = ("bfs", "dobfs", "sssp")
+
 
 @dataclass
 class Outcome:
