@@ -64,9 +64,14 @@ class Text:
         lines = np.flatnonzero(self.count)
         return bytes([self.head_char[lines[0]]]) if len(lines) else b"#"
 
-    def line(self, index: int) -> str:
+    def raw_line(self, index: int) -> str:
+        """Line ``index`` (0-based) in full, without its line break."""
         raw = self.chars[self.line_start[index]:self.line_end[index]].tobytes()
-        text = raw.decode("utf-8", "replace").strip()
+        return raw.decode("utf-8", "replace")
+
+    def line(self, index: int) -> str:
+        """Line ``index`` stripped and shortened for an error message."""
+        text = self.raw_line(index).strip()
         return text if len(text) <= 80 else text[:77] + "..."
 
     def fail(self, index: int, message: str):
@@ -88,7 +93,9 @@ class Text:
         if len(wrong):
             self.expect(wrong[0], what)
         # Blank everything that is not a number so one C-level pass parses the rest.
-        clean = self.chars.copy()
+        # A trailing space ends the last number: NumPy's number parsing does
+        # not stop at the buffer's end and would read whatever memory follows.
+        clean = np.append(self.chars, np.uint8(ord(" ")))
         other = np.flatnonzero(~data & (self.count > 0))
         _blank(clean, self.head[other], self.line_end[other])
         if skip_head:
@@ -109,24 +116,41 @@ class Text:
             values = None
         if values is None or len(values) != len(lines) * ncols:
             self._locate_unparsable(lines, ncols, float if real else int, what)
-        return values.reshape(-1, ncols), lines, real
+        values = values.reshape(-1, ncols)
+        if not real:
+            check_int64(self, values, lines,
+                        lambda row: self.raw_line(lines[row]).split()[-ncols:], what)
+        return values, lines, real
 
     def _locate_unparsable(self, lines, ncols: int, convert, what: str):
         for index in lines:
             try:
-                [convert(token) for token in self.line(index).split()[-ncols:]]
+                [convert(token) for token in self.raw_line(index).split()[-ncols:]]
             except ValueError:
                 self.expect(index, what)
         raise ValueError(f"{self.name}: numbers could not be parsed ({what} per line)")
 
     def vertex_ids(self, values, lines, real: bool):
-        """The first two columns as int64, checking they are integers."""
+        """The first two columns as int64, checking they are integers (read
+        exactly: below 2**53 in magnitude when parsed as floats)."""
         ids = values[:, :2]
         if real:
-            fractional = np.flatnonzero((ids != np.floor(ids)).any(axis=1))
-            if len(fractional):
-                self.expect(lines[fractional[0]], "integer vertex ids")
+            rows = np.flatnonzero((ids != np.floor(ids)).any(axis=1))
+            if len(rows):
+                self.expect(lines[rows[0]], "integer vertex ids")
+            rows = np.flatnonzero((~(np.abs(ids) < 2.0**53)).any(axis=1))
+            if len(rows):
+                self.fail(lines[rows[0]], "a vertex id beyond 2**53 cannot be read exactly "
+                                          "from a file with real numbers")
         return ids.astype(np.int64)
+
+    def finite(self, weights, lines):
+        """Fail on the first weight that is NaN or infinite (``1e999`` parses as inf)."""
+        if weights is not None and weights.dtype.kind == "f":
+            bad = np.flatnonzero(~np.isfinite(weights))
+            if len(bad):
+                self.fail(lines[bad[0]], f"weight {weights[bad[0]]} is not finite")
+        return weights
 
     def check_range(self, ids, lines, high: int, declared_at: int):
         """Fail on the first 1-based id outside ``1..high``."""
@@ -148,6 +172,21 @@ class Text:
             return [int(token) for token in tokens]
         except ValueError:
             self.expect(index, what)
+
+
+def check_int64(text: Text, values, lines, tokens_of, what: str) -> None:
+    """Fail on a number outside the int64 range, which ``np.fromstring``
+    silently clamps to the nearest limit: rows holding a limit are re-read
+    exactly with ``tokens_of(row)``."""
+    low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    for row in np.flatnonzero(((values == low) | (values == high)).any(axis=1)).tolist():
+        for token in tokens_of(row):
+            try:
+                number = int(token)
+            except ValueError:
+                text.expect(lines[row], what)
+            if not low <= number <= high:
+                text.fail(lines[row], f"number {token} is outside the 64-bit integer range")
 
 
 def _blank(chars, begin, end) -> None:
@@ -198,7 +237,7 @@ def matrix_market(text: Text, directed):
         raise ValueError(f"{text.name}: size line {size_line + 1} declares {declared} "
                          f"entries, found {len(lines)}")
     src, dst = ids[:, 0] - 1, ids[:, 1] - 1
-    weights = values[:, 2] if ncols == 3 else None
+    weights = text.finite(values[:, 2], lines) if ncols == 3 else None
     symmetric = symmetry == "symmetric"
     directed = (not symmetric) if directed is None else bool(directed)
     if symmetric and directed:
@@ -223,6 +262,8 @@ def dimacs(text: Text, directed):
     if tokens[:2] != ["p", "sp"]:
         text.expect(problems[0], what)
     n, m = text.integers(problems[0], tokens[2:], what)
+    if min(n, m) < 0:
+        text.fail(problems[0], f"sizes must not be negative, got {n} {m}")
     after_a = np.minimum(text.head[arcs] + 1, len(text.chars) - 1)
     glued = np.flatnonzero(~_is_space(text.chars[after_a]) & (after_a > text.head[arcs]))
     what = "an arc line 'a <tail> <head> <weight>' with 3 integers"
@@ -247,7 +288,7 @@ def edge_list(text: Text, directed):
     what = "2 integers" if ncols == 2 else "2 integers and a weight"
     values, lines, real = text.rows(data, ncols, None, what)
     ids, n, labels = _relabel(text.vertex_ids(values, lines, real))
-    weights = values[:, 2] if ncols == 3 else None
+    weights = text.finite(values[:, 2], lines) if ncols == 3 else None
     directed = True if directed is None else bool(directed)
     return ids[:, 0], ids[:, 1], weights, n, directed, labels
 
