@@ -15,6 +15,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..device import Device
 from ..graph import Graph
 from ..memory import Budget, capped, check_fits, device_memory_guard
@@ -36,6 +38,9 @@ class PlacedPart:
     is_owned: object
     slot_owner: object
     slot_on_owner: object | None
+    #: peer -> the peer's slot for each of this part's slots (-1: the peer
+    #: keeps no copy), or None when the peer copies every owned vertex
+    #: under the same id (duplication "all")
     mirrors: dict
 
     @property
@@ -51,8 +56,14 @@ def place(part, device: Device) -> PlacedPart:
     owned = device.asarray(part.owned)
     is_owned[owned] = True
     on_owner = None if part.slot_on_owner is None else device.asarray(part.slot_on_owner)
-    mirrors = {peer: (device.asarray(local), device.asarray(remote))
-               for peer, (local, remote) in part.mirrors.items()}
+    mirrors = {}
+    for peer, (local, remote) in part.mirrors.items():
+        if part.slot_on_owner is None:
+            mirrors[peer] = None
+            continue
+        slot_there = np.full(part.num_slots, -1, dtype=np.int64)
+        slot_there[local] = remote
+        mirrors[peer] = device.asarray(slot_there)
     return PlacedPart(part.index, graph, owned, device.asarray(part.owned_ids), is_owned,
                       device.asarray(part.slot_owner), on_owner, mirrors)
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..communicate import declarations
 from ..frontier import Frontier
 from .merge import merge
@@ -36,7 +38,11 @@ def _differs(array, snapshot):
 
 
 class Exchange:
-    """Keeps one device's declared vertex data consistent with the others'."""
+    """Keeps one device's declared vertex data consistent with the others'.
+
+    Each boundary scans every declared array once for the slots that differ
+    from the last boundary's snapshot; everything after works on those slot
+    lists (no second pass over the arrays)."""
 
     def __init__(self, run, part, communicator, route):
         self.run = run
@@ -44,14 +50,16 @@ class Exchange:
         self.comm = communicator
         self.route = route
         self.shared = declarations(type(run))
+        self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
         self.snapshot: dict = {}
         self.sent_bytes = 0
         self.seconds = 0.0
 
-    def arrays(self, names) -> list:
-        arrays = [getattr(self.run, name, None) for name in names]
-        for name, array in zip(names, arrays):
+    def arrays(self) -> dict:
+        """The declared arrays by name, checked to be vertex arrays of this part."""
+        arrays = {name: getattr(self.run, name, None) for name in self.names}
+        for name, array in arrays.items():
             if getattr(array, "shape", None) != (self.part.num_slots,):
                 raise TypeError(
                     f"{type(self.run).__name__}.communicate names {name!r}, which must be a "
@@ -62,22 +70,26 @@ class Exchange:
     def start(self, frontier: Frontier) -> Frontier:
         """First boundary: copies get their owners' values; nothing is offered."""
         begin = time.perf_counter()
-        self._refresh(self.part.is_owned)
-        self.snapshot = {name: array.copy()
-                         for name, array in zip(self.names, self.arrays(self.names))}
+        if self.names:
+            arrays = self.arrays()
+            self._refresh(arrays, self.part.owned)
+            self.snapshot = {name: array.copy() for name, array in arrays.items()}
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, None)
 
     def synchronize(self, frontier: Frontier) -> Frontier:
+        if not self.names:
+            return self._next_frontier(frontier, None)
         begin = time.perf_counter()
-        merged = self._offer_and_merge()
-        changed = None
-        for name, array in zip(self.names, self.arrays(self.names)):
-            differs = _differs(array, self.snapshot[name])
-            changed = differs if changed is None else changed | differs
-        if changed is not None:
-            changed &= self.part.is_owned
-            self._refresh(changed)
+        xp, is_owned = self.part.graph.xp, self.part.is_owned
+        arrays = self.arrays()
+        changed = {name: xp.flatnonzero(_differs(array, self.snapshot[name]))
+                   for name, array in arrays.items()}
+        merged = self._offer_and_merge(arrays, changed)
+        owned = [slots[is_owned[slots]] for slots in changed.values()]
+        if merged is not None:
+            owned.append(merged)
+        self._refresh(arrays, _union(xp, owned))
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, merged)
 
@@ -93,64 +105,69 @@ class Exchange:
 
     # steps --------------------------------------------------------------------------
 
-    def _offer_and_merge(self):
-        """Steps 1-3; returns the owned slots the offers changed."""
+    def _offer_and_merge(self, arrays: dict, changed: dict):
+        """Steps 1-3; returns the owned slots the offers changed (or None)."""
         part, xp = self.part, self.part.graph.xp
-        outgoing: dict[int, list] = {}
-        for index, shared in enumerate(self.shared):
+        outgoing: dict[int, list] = {peer: [] for peer in self.route.peers}
+        for shared in self.shared:
             names = (shared.name, *shared.followers)
-            arrays, snapshots = self.arrays(names), [self.snapshot[n] for n in names]
-            changed = None
-            for array, snapshot in zip(arrays, snapshots):
-                differs = _differs(array, snapshot)
-                changed = differs if changed is None else changed | differs
-            slots = xp.flatnonzero(changed & ~part.is_owned)
-            if len(slots) == 0:
-                continue
-            offered = [array[slots] for array in arrays]
+            slots = _union(xp, [changed[name] for name in names])
+            slots = slots[~part.is_owned[slots]]
+            offered = [arrays[name][slots] for name in names]
             if shared.combine == "sum":
-                offered[0] = offered[0] - snapshots[0][slots]
-            for array, snapshot in zip(arrays, snapshots):
-                array[slots] = snapshot[slots]
+                offered[0] = offered[0] - self.snapshot[shared.name][slots]
+            for name in names:
+                arrays[name][slots] = self.snapshot[name][slots]
             if not shared.offers:
                 continue
             for peer, ids, at in self.route.offers(slots):
-                values = offered if at is None else [values[at] for values in offered]
-                outgoing.setdefault(peer, []).extend([xp.asarray([index]), ids, *values])
+                outgoing[peer].extend([ids, *(offered if at is None
+                                              else [values[at] for values in offered])])
+        if not self.offering:
+            return None
+        # Each message lists, per offering declaration, ids then values; a peer
+        # with no offer at all gets nothing.
+        positions = self._id_positions()
+        for peer in [peer for peer, message in outgoing.items()
+                     if not any(len(message[i]) for i in positions)]:
+            del outgoing[peer]
         merged = []
         for message in self._alltoall(outgoing):
-            for index, ids, values in self._groups(message):
-                shared = self.shared[index]
+            position = 0
+            for shared in self.offering:
+                width = 2 + len(shared.followers)
+                ids, values = message[position], message[position + 1:position + width]
+                position += width
+                if len(ids) == 0:
+                    continue
                 at, slots = self.route.accept_offers(ids)
                 if at is not None:
                     values = [offered[at] for offered in values]
-                arrays = self.arrays((shared.name, *shared.followers))
-                merged.append(merge(shared, arrays, slots, values))
-        return xp.unique(xp.concatenate(merged)) if merged else None
+                merged.append(merge(shared, [arrays[n] for n in (shared.name, *shared.followers)],
+                                    slots, values))
+        return _union(xp, merged) if merged else None
 
-    def _groups(self, message):
-        """Split a received offer message back into (declaration, ids, values)."""
-        position = 0
-        while position < len(message):
-            index = int(message[position][0])
-            width = 1 + len(self.shared[index].followers)
-            yield index, message[position + 1], message[position + 2:position + 2 + width]
-            position += 2 + width
+    def _id_positions(self) -> list[int]:
+        """Where the id arrays sit in an offer message."""
+        positions, position = [], 0
+        for shared in self.offering:
+            positions.append(position)
+            position += 2 + len(shared.followers)
+        return positions
 
-    def _refresh(self, changed) -> None:
+    def _refresh(self, arrays: dict, slots) -> None:
         """Step 4: send changed owned values to the copies; take in others'."""
-        arrays = self.arrays(self.names)
-        outgoing = {peer: [ids, *[array[local] for array in arrays]]
-                    for peer, ids, local in self.route.refreshes(changed)}
-        for name, array in zip(self.names, arrays):
-            if name in self.snapshot:
-                self.snapshot[name][changed] = array[changed]
+        outgoing = {peer: [ids, *[array[local] for array in arrays.values()]]
+                    for peer, ids, local in self.route.refreshes(slots) if len(ids)}
+        if self.snapshot:
+            for name, array in arrays.items():
+                self.snapshot[name][slots] = array[slots]
         for message in self._alltoall(outgoing):
-            at, slots = self.route.accept_refreshes(message[0])
-            for name, array, values in zip(self.names, arrays, message[1:]):
-                array[slots] = values if at is None else values[at]
-                if name in self.snapshot:
-                    self.snapshot[name][slots] = array[slots]
+            at, received = self.route.accept_refreshes(message[0])
+            for (name, array), values in zip(arrays.items(), message[1:]):
+                array[received] = values if at is None else values[at]
+                if self.snapshot:
+                    self.snapshot[name][received] = array[received]
 
     def _alltoall(self, outgoing: dict) -> list:
         messages = [outgoing.get(peer) for peer in range(self.comm.size)]
@@ -171,3 +188,12 @@ class Exchange:
         if merged is not None:
             ids = part.graph.xp.unique(part.graph.xp.concatenate([ids, merged]))
         return Frontier(part.num_slots, frontier.device, ids=ids)
+
+
+def _union(xp, slot_lists: list):
+    """The sorted distinct slots of several slot arrays."""
+    if len(slot_lists) == 1:
+        return slot_lists[0]
+    if not slot_lists:
+        return xp.zeros(0, dtype=np.int64)
+    return xp.unique(xp.concatenate(slot_lists))

@@ -20,28 +20,31 @@ class Selective:
         self.peers = peers
 
     def offers(self, slots):
-        """``(peer, ids on the peer, positions in slots)`` for each peer owning some."""
+        """``(peer, ids on the peer, positions in slots)`` for every peer."""
         part = self.part
         xp = part.graph.xp
         owners = part.slot_owner[slots]
         for peer in self.peers:
             at = xp.flatnonzero(owners == peer)
-            if len(at):
-                ids = slots[at] if part.slot_on_owner is None else part.slot_on_owner[slots[at]]
-                yield peer, ids, at
+            ids = slots[at] if part.slot_on_owner is None else part.slot_on_owner[slots[at]]
+            yield peer, ids, at
 
     def accept_offers(self, ids):
         """``(positions, slots)`` of received offers this device owns."""
         return None, ids
 
-    def refreshes(self, changed):
-        """``(peer, ids on the peer, local slots)`` of the changed owned slots
-        each peer keeps a copy of (``changed``: a mask over slots)."""
+    def refreshes(self, slots):
+        """``(peer, ids on the peer, local slots)`` of the changed owned
+        ``slots`` each peer keeps a copy of."""
+        xp = self.part.graph.xp
         for peer in self.peers:
-            local, remote = self.part.mirrors[peer]
-            at = changed[local]
-            if at.any():
-                yield peer, remote[at], local[at]
+            slot_there = self.part.mirrors[peer]
+            if slot_there is None:
+                yield peer, slots, slots
+                continue
+            remote = slot_there[slots]
+            kept = xp.flatnonzero(remote >= 0)
+            yield peer, remote[kept], slots[kept]
 
     def accept_refreshes(self, ids):
         return None, ids
@@ -65,20 +68,17 @@ class Broadcast:
         return ids if table is None else table.slot_of(ids)
 
     def offers(self, slots):
-        if len(slots):
-            ids = self._caller_ids(slots)
-            for peer in self.peers:
-                yield peer, ids, None
+        ids = self._caller_ids(slots)
+        for peer in self.peers:
+            yield peer, ids, None
 
     def accept_offers(self, ids):
         return self._held(ids, owned=True)
 
-    def refreshes(self, changed):
-        slots = self.part.graph.xp.flatnonzero(changed)
-        if len(slots):
-            ids = self._caller_ids(slots)
-            for peer in self.peers:
-                yield peer, ids, slots
+    def refreshes(self, slots):
+        ids = self._caller_ids(slots)
+        for peer in self.peers:
+            yield peer, ids, slots
 
     def accept_refreshes(self, ids):
         return self._held(ids, owned=False)

@@ -1,0 +1,286 @@
+"""MPI: the multi-device enactor with one process per device, across hosts.
+
+``devices="mpi"`` runs a primitive under ``mpirun -n K`` (or ``srun``): each
+of the K processes (ranks) takes one device, builds only its own part of the
+graph and runs :func:`~frontier.multi.enactor.run_rank`, the same loop,
+exchange and gathering as the in-process enactor, through an
+:class:`MpiCommunicator` instead of threads. Rank 0 gets the result; the
+others get ``None``.
+
+Transport: in :meth:`MpiCommunicator.alltoall` the arrays for each peer are
+packed into one byte buffer with a table of contents (dtype, shape, offset).
+A pickled ``alltoall`` carries every table, and the buffers themselves when
+they are small (up to :data:`INLINE_BYTES`); larger buffers follow as
+non-blocking point-to-point messages. GPU ranks pack on their GPU, copy the
+buffer to the host, and copy what arrives back to their GPU in one piece
+(``"mpi-host-staging"``); CPU ranks send their host buffers (``"mpi-host"``).
+
+Failure: an exception on any rank prints one rank-tagged line to standard
+error and calls ``MPI_Abort``, which ends every rank (the launcher exits
+non-zero). ``FRONTIER_MPI_TIMEOUT=SECONDS`` also aborts a rank that waits
+longer than that in one collective call, for launchers that do not end the
+job when a rank dies. See docs/mpi.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+import threading
+import time
+
+import numpy as np
+
+from ..device import Device, gpu_count
+from ..graph import Graph
+from ..memory import check_fits, device_memory_guard
+from ..result import Result
+from .communicator import Communicator
+from .enactor import _release_workspaces, place, run_rank
+
+INSTALL_HINT = "pip install 'frontier-graph[mpi]'"
+TIMEOUT_VARIABLE = "FRONTIER_MPI_TIMEOUT"
+_ALIGN = 8  # every array of a packed message starts on an 8-byte boundary
+#: Messages up to this many bytes travel inside the pickled all-to-all.
+INLINE_BYTES = 1 << 16
+_PAYLOAD_TAG = 7
+
+
+def world():
+    """``MPI.COMM_WORLD``, importing mpi4py (which initializes MPI).
+
+    Raises
+    ------
+    ImportError
+        Without mpi4py or an MPI library, naming the extra that installs both.
+    """
+    try:
+        from mpi4py import MPI
+    except ImportError as error:
+        raise ImportError(f"devices='mpi' needs mpi4py and an MPI library ({error}); "
+                          f"install them with {INSTALL_HINT}") from error
+    return MPI.COMM_WORLD
+
+
+def rank_device(comm) -> Device:
+    """This rank's device: GPU ``local rank % GPU count`` when CuPy sees GPUs
+    (the local rank counts the ranks on this host), else the CPU.
+    ``FRONTIER_DEVICE=cpu`` keeps every rank on the CPU."""
+    from mpi4py import MPI
+
+    gpus = gpu_count()
+    if gpus == 0 or os.environ.get("FRONTIER_DEVICE", "").startswith("cpu"):
+        return Device("cpu", 0)
+    host = comm.Split_type(MPI.COMM_TYPE_SHARED, key=comm.Get_rank())
+    local_rank = host.Get_rank()
+    host.Free()
+    return Device("cuda", local_rank % gpus)
+
+
+def _report(comm, message: str) -> None:
+    """One rank-tagged line on standard error."""
+    message = " ".join(message.split())
+    print(f"frontier: MPI rank {comm.Get_rank()} of {comm.Get_size()} on "
+          f"{socket.gethostname()}: {message}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def abort_on_error(comm, input_errors: tuple = ()):
+    """Turn an exception on this rank into ``MPI_Abort`` of the whole job,
+    after one line naming it. The exit code is 2 for ``input_errors`` and
+    for ``SystemExit`` with a message, the code of any other ``SystemExit``,
+    else 1.
+
+    The other ranks may be waiting in a collective call for this one, so
+    raising here would leave them waiting forever.
+    """
+    try:
+        yield
+    except BaseException as error:
+        if isinstance(error, SystemExit):
+            if not error.code:
+                raise
+            text, code = str(error.code), error.code if isinstance(error.code, int) else 2
+        else:
+            text = f"{type(error).__name__}: {error}"
+            code = 2 if isinstance(error, input_errors) else 1
+        _report(comm, f"{text} (aborting every rank)")
+        comm.Abort(code)
+
+
+class _Watchdog:
+    """Aborts the job when one collective call lasts longer than ``seconds``."""
+
+    def __init__(self, comm, seconds: float):
+        self.comm = comm
+        self.seconds = seconds
+        self.verb: str | None = None
+        self.since = 0.0
+        threading.Thread(target=self._watch, name="frontier-mpi-watchdog", daemon=True).start()
+
+    @contextlib.contextmanager
+    def waiting(self, verb: str):
+        self.since, self.verb = time.monotonic(), verb
+        try:
+            yield
+        finally:
+            self.verb = None
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(min(1.0, self.seconds / 4))
+            verb = self.verb
+            if verb is not None and time.monotonic() - self.since > self.seconds:
+                _report(self.comm, f"{verb} waited more than {self.seconds:g} s for the other "
+                        f"ranks ({TIMEOUT_VARIABLE}); a rank died or hangs: aborting")
+                self.comm.Abort(1)
+
+
+def _timeout() -> float | None:
+    text = os.environ.get(TIMEOUT_VARIABLE)
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise ValueError(f"{TIMEOUT_VARIABLE}={text!r}: expected a number of seconds > 0")
+    return seconds
+
+
+class MpiCommunicator(Communicator):
+    """A rank of an MPI communicator (``MPI.COMM_WORLD`` by default) that
+    drives ``device``."""
+
+    def __init__(self, comm, device: Device, timeout: float | None = None):
+        self.comm = comm
+        self.rank = comm.Get_rank()
+        self.size = comm.Get_size()
+        self.device = device
+        self.transport = "mpi-host-staging" if device.is_gpu else "mpi-host"
+        self._watchdog = None if timeout is None else _Watchdog(comm, timeout)
+
+    def _waiting(self, verb: str):
+        return contextlib.nullcontext() if self._watchdog is None else \
+            self._watchdog.waiting(verb)
+
+    def allreduce(self, value, op: str):
+        from mpi4py import MPI
+
+        with self._waiting("allreduce"):
+            return self.comm.allreduce(value, op={"sum": MPI.SUM, "min": MPI.MIN,
+                                                  "max": MPI.MAX}[op])
+
+    def barrier(self) -> None:
+        with self._waiting("barrier"):
+            self.comm.Barrier()
+
+    def alltoall(self, messages: list) -> list:
+        """Each message travels as one packed byte buffer: inside the pickled
+        all-to-all when it is small, else by a non-blocking send after it."""
+        from mpi4py import MPI
+
+        packed = [None if message is None else self._pack(message) for message in messages]
+        posted = [None if item is None else
+                  (item[0], item[1] if len(item[1]) <= INLINE_BYTES else len(item[1]))
+                  for item in packed]
+        with self._waiting("alltoall"):
+            incoming = self.comm.alltoall(posted)
+            requests = [self.comm.Isend(item[1], dest=peer, tag=_PAYLOAD_TAG)
+                        for peer, item in enumerate(packed)
+                        if item is not None and len(item[1]) > INLINE_BYTES]
+            buffers = []
+            for peer, item in enumerate(incoming):
+                buffer = item[1] if item is not None else None
+                if isinstance(buffer, int):
+                    buffer = np.empty(buffer, dtype=np.uint8)
+                    requests.append(self.comm.Irecv(buffer, source=peer, tag=_PAYLOAD_TAG))
+                buffers.append(buffer)
+            MPI.Request.Waitall(requests)
+        return [None if item is None else self._unpack(item[0], buffer)
+                for item, buffer in zip(incoming, buffers)]
+
+    def _pack(self, message: list) -> tuple[list, np.ndarray]:
+        """A message's table of contents ``(dtype, shape, offset, bytes)`` and
+        its arrays packed into one host byte buffer (on a GPU: packed there
+        and copied to the host in one piece)."""
+        device, xp = self.device, self.device.xp
+        arrays = [xp.ascontiguousarray(device.asarray(array)) for array in message]
+        contents, position = [], 0
+        for array in arrays:
+            contents.append((array.dtype.str, array.shape, position, array.nbytes))
+            position += -(-array.nbytes // _ALIGN) * _ALIGN
+        buffer = xp.empty(position, dtype=np.uint8)
+        for array, (_, _, at, size) in zip(arrays, contents):
+            buffer[at:at + size] = array.reshape(-1).view(np.uint8)
+        return contents, buffer if xp is np else buffer.get()
+
+    def _unpack(self, contents: list, buffer: np.ndarray) -> list:
+        """The arrays of a received message: views into its buffer, moved to
+        this rank's device in one piece."""
+        buffer = self.device.asarray(buffer)
+        return [buffer[at:at + size].view(np.dtype(dtype)).reshape(shape)
+                for dtype, shape, at, size in contents]
+
+
+def _check_same_graph(communicator: MpiCommunicator, graph: Graph) -> None:
+    """Every rank must have loaded the same graph: compare a fingerprint."""
+    columns = graph.columns
+    fingerprint = (graph.num_vertices, graph.num_arcs, bool(graph.directed),
+                   int(columns.sum(dtype=np.int64)) if len(columns) else 0,
+                   graph.weights is not None)
+    first = communicator.comm.bcast(fingerprint, root=0)
+    differs = communicator.allreduce(int(fingerprint != first), "sum")
+    if differs:
+        raise ValueError(f"devices='mpi': {differs} rank(s) loaded a different graph than rank "
+                         f"0 (vertices, arcs, directed, column sum, weighted = {first}); every "
+                         "rank must load or generate the same graph")
+
+
+def enact_mpi(primitive, graph: Graph, *, partition, partition_seed: int, duplication: str,
+              communication: str, max_iterations, params: dict,
+              memory_limit: int | None = None) -> Result | None:
+    """Run ``primitive`` with one device per MPI rank (see
+    :func:`frontier.enact` for the options): every rank passes the same
+    ``graph`` and builds only its own part of it.
+
+    Returns the result on rank 0, ``None`` on the other ranks. An exception
+    on any rank aborts the whole job (:func:`abort_on_error`).
+    """
+    from partition import make_partition
+    from partition.subgraph import build_parts
+
+    comm = world()
+    rank, size = comm.Get_rank(), comm.Get_size()
+    with abort_on_error(comm):
+        device = rank_device(comm)
+        communicator = MpiCommunicator(comm, device, _timeout())
+        _check_same_graph(communicator, graph)
+        layout = make_partition(graph, size, partition, partition_seed) if rank == 0 else None
+        owner = layout.owner if rank == 0 else np.empty(graph.num_vertices, dtype=np.int32)
+        comm.Bcast(owner, root=0)  # the partitioner may not be deterministic across hosts
+        (part,) = build_parts(graph, owner, size, duplication, only=rank)
+        check_fits(device, part.graph.storage_bytes(),
+                   f"part {rank} of the graph ({part.num_slots} vertex slots)", memory_limit)
+        with device.activate(), device_memory_guard(device, f"placing part {rank}"):
+            placed = place(part, device)
+        del part
+        ranks = comm.gather(f"{socket.gethostname()}: {device.describe()}", root=0)
+        names = comm.gather(device.name, root=0)
+        communicator.barrier()
+        start = time.perf_counter()
+        result = run_rank(primitive, graph.num_vertices, graph.num_arcs, placed, communicator,
+                          communication, max_iterations, params, memory_limit)
+        elapsed = time.perf_counter() - start
+        _release_workspaces([device])
+    if result is None:
+        return None
+    result.elapsed_s = elapsed
+    result.devices = tuple(names)
+    result.partition = dict(layout.to_dict(), duplication=duplication,
+                            communication=communication, transport=communicator.transport,
+                            ranks=ranks)
+    return result
