@@ -70,6 +70,9 @@ class Graph:
     _in_edges: InEdges | None = field(default=None, repr=False)
     _simple: bool | None = field(default=None, repr=False)
     vertex_slots: SlotTable | None = field(default=None, repr=False)
+    #: multi-device runs keep the parts they placed, for the next run on the
+    #: same devices (see release_parts)
+    _parts: dict = field(default_factory=dict, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -267,6 +270,12 @@ class Graph:
             else:
                 self._in_edges = _transpose(self.xp, self.offsets, self.columns)
         return self._in_edges
+
+    def release_parts(self) -> None:
+        """Free the parts of this graph that multi-device runs placed on their
+        devices (they are kept so that the next run on the same devices, with
+        the same partition, skips partitioning and copying)."""
+        self._parts.clear()
 
     def storage_bytes(self) -> int:
         """Bytes held on the device by the graph's arrays (CSC included if built)."""

@@ -238,3 +238,16 @@ def test_a_local_converged_is_an_error_not_a_hang():
     G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
     with pytest.raises(RuntimeError, match=r"converged\(\) decided differently"):
         fr.enact(_LocalStop, G, devices=3, partition="contiguous")
+
+
+def test_parts_are_placed_once_per_configuration():
+    G = fr.generators.kronecker(8, 8, seed=4, device="cpu")
+    first = bfs(G, 1, devices=2).depth
+    assert len(G._parts) == 1
+    placed = next(iter(G._parts.values()))[1]
+    np.testing.assert_array_equal(bfs(G, 1, devices=2).depth, first)
+    assert next(iter(G._parts.values()))[1] is placed  # reused, not rebuilt
+    bfs(G, 1, devices=2, duplication="one_hop")
+    assert len(G._parts) == 2
+    G.release_parts()
+    assert not G._parts

@@ -73,18 +73,9 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
                      max_iterations, params: dict, memory_limit: int | None = None) -> Result:
     """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
     device (see :func:`frontier.enact` for the options)."""
-    from partition import make_partition
-    from partition.subgraph import build_parts
-
     count = len(devices)
-    layout = make_partition(graph, count, partition, partition_seed)
-    parts = build_parts(graph, layout.owner, count, duplication)
-    placed = []
-    for part, device in zip(parts, devices):
-        check_fits(device, part.graph.storage_bytes(),
-                   f"part {part.index} of the graph ({part.num_slots} vertex slots)", memory_limit)
-        with device.activate(), device_memory_guard(device, f"placing part {part.index}"):
-            placed.append(place(part, device))
+    layout, placed = _placed_parts(graph, devices, partition, partition_seed, duplication,
+                                   memory_limit)
     group = LocalGroup(devices)
     outcomes: list = [None] * count
 
@@ -113,6 +104,28 @@ def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partitio
     result.partition = dict(layout.to_dict(), duplication=duplication,
                             communication=communication)
     return result
+
+
+def _placed_parts(graph: Graph, devices: list[Device], partition, seed: int,
+                  duplication: str, memory_limit):
+    """The partition of ``graph`` over ``devices`` and its parts placed there:
+    made once, then kept on the graph (``Graph.release_parts`` frees them)."""
+    from partition import make_partition
+    from partition.subgraph import build_parts
+
+    key = (tuple(device.name for device in devices), partition, seed, duplication)
+    if key not in graph._parts:
+        layout = make_partition(graph, len(devices), partition, seed)
+        parts = build_parts(graph, layout.owner, len(devices), duplication)
+        placed = []
+        for part, device in zip(parts, devices):
+            check_fits(device, part.graph.storage_bytes(),
+                       f"part {part.index} of the graph ({part.num_slots} vertex slots)",
+                       memory_limit)
+            with device.activate(), device_memory_guard(device, f"placing part {part.index}"):
+                placed.append(place(part, device))
+        graph._parts[key] = (layout, placed)
+    return graph._parts[key]
 
 
 def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, communicator,
