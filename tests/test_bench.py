@@ -247,6 +247,25 @@ def test_bench_grid_with_named_peers_and_json(tmp_path, capsys):
     assert all(len(r["roots"]) == 3 and r["checked_runs"] == 3 * 2 + 1 for r in lines)
 
 
+def test_bench_times_each_device_count(tmp_path, capsys):
+    status, _, output = run_bench(
+        tmp_path, capsys, "--kronecker", "7", "--primitives", "bfs,pagerank", "--peers",
+        "none", "--roots", "2", "--repeat", "1", "--warmup", "1", "--device", "cpu",
+        "--devices", "1,2,3", "--duplication", "one_hop", "--json")
+    assert status == 0
+    lines = [json.loads(line) for line in output.out.splitlines()]
+    assert [(r["primitive"], r["num_devices"]) for r in lines] == [
+        ("bfs", 1), ("bfs", 2), ("bfs", 3), ("pagerank", 1), ("pagerank", 2), ("pagerank", 3)]
+    single, multi = lines[0], lines[1:3]
+    assert single["exchanged_bytes"] is None and single["edge_cut"] is None
+    for record in multi:
+        assert record["exchanged_bytes"] > 0 and record["exchange_ms"] > 0
+        assert record["edge_cut"] > 0 and record["partition"]["duplication"] == "one_hop"
+        assert record["exchanged_bytes_per_iteration"] == pytest.approx(
+            record["exchanged_bytes"] / record["iterations"])
+        assert record["validation"] == "graph500"  # every multi-device tree validated
+
+
 def test_bench_records_a_wrong_peer_answer_and_fails(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(nx, "single_source_shortest_path_length", lambda g, root: {root: 0})
     status, files, output = run_bench(tmp_path, capsys, "--kronecker", "6", "--primitives",
@@ -277,6 +296,7 @@ def test_bench_file_with_labels_gives_peers_vertex_ids(tmp_path, capsys):
     (["--kronecker", "6", "--primitives", "bfs,tc"], "unknown primitive 'tc'"),
     (["--kronecker", "6", "--peers", "gunrock"], "unknown peer 'gunrock'"),
     (["--kronecker", "6", "--roots", "0"], "roots=0"),
+    (["--kronecker", "6", "--devices", "1,0"], "at least 1"),
     (["--graph", "no/such/file.mtx"], "no/such/file.mtx"),
 ])
 def test_bench_rejects_bad_arguments(tmp_path, capsys, arguments, message):

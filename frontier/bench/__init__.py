@@ -52,6 +52,17 @@ def _names(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """``1,2,4`` as device counts."""
+    try:
+        counts = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected device counts like 1,2") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected device counts of at least 1")
+    return counts
+
+
 def add_bench_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``bench`` command to the ``frontier`` command line's subparsers.
 
@@ -88,6 +99,13 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
     bench.add_argument("--warmup", type=int, default=1,
                        help="untimed runs before timing (default 1)")
     bench.add_argument("--device", help="device name (default: first GPU, else cpu)")
+    bench.add_argument("--devices", type=_counts, default=(1,), metavar="LIST",
+                       help="device counts to time Frontier's primitives on, e.g. 1,2: "
+                       "GPUs from cuda:0 (virtual CPU devices with --device cpu); default 1")
+    bench.add_argument("--partition", default="random",
+                       help="partitioner of multi-device runs (default random)")
+    bench.add_argument("--duplication", choices=("all", "one_hop"), default="all",
+                       help="duplication of multi-device runs (default all)")
     bench.add_argument("--seed", type=int, default=0,
                        help="seed of the generator, the roots and BC's source (default 0)")
     bench.add_argument("--results", default="benchmarks/results", metavar="DIR",
@@ -115,7 +133,9 @@ def _command(args, spec: GraphSpec, device_name: str) -> str:
         parts = ["--graph", spec.path]
     parts += ["--primitives", ",".join(args.primitives), "--peers", args.peers,
               "--roots", str(args.roots), "--repeat", str(args.repeat),
-              "--warmup", str(args.warmup), "--device", device_name, "--seed", str(args.seed)]
+              "--warmup", str(args.warmup), "--device", device_name, "--seed", str(args.seed),
+              "--devices", ",".join(map(str, args.devices)), "--partition", args.partition,
+              "--duplication", args.duplication]
     return shlex.join(["frontier", "bench", *parts])
 
 
@@ -141,7 +161,7 @@ def bench_command(args) -> int:
     spec = GraphSpec(scale=args.kronecker, edgefactor=args.edgefactor, grid=args.grid,
                      path=args.graph)
     settings = Settings(args.primitives, args.peers, args.roots, args.repeat, args.warmup,
-                        args.seed)
+                        args.seed, args.devices, args.partition, args.duplication)
     device = get_device(args.device)
     date = datetime.now(timezone.utc).replace(microsecond=0)
     run_fields = {"date": date.isoformat(), "command": _command(args, spec, device.name),

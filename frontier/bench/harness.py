@@ -79,8 +79,14 @@ class Settings:
     repeat: int = 3
     warmup: int = 1
     seed: int = 0
+    #: device counts to time Frontier's primitives on (peers run once)
+    devices: tuple[int, ...] = (1,)
+    partition: str = "random"
+    duplication: str = "all"
 
     def __post_init__(self):
+        if not self.devices or any(count < 1 for count in self.devices):
+            raise ValueError(f"devices={self.devices}: need device counts of at least 1")
         unknown = [p for p in self.primitives if p not in PRIMITIVES]
         if unknown:
             raise ValueError(f"unknown primitive {unknown[0]!r}: choose from "
@@ -116,19 +122,47 @@ def pick_roots(graph: Graph, count: int, seed: int) -> list[int]:
     return [int(v) for v in chosen]
 
 
-def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
-    """The Frontier primitive ``primitive`` (a command-line name) as a workload."""
+def device_set(device: Device, count: int) -> list[Device] | Device:
+    """``device`` for one device; ``count`` GPUs from ``cuda:0`` (or virtual CPU
+    devices) for several."""
+    if count == 1:
+        return device
+    if device.is_gpu and fr.device.gpu_count() < count:
+        raise ValueError(f"--devices asks for {count} GPUs; this machine has "
+                         f"{fr.device.gpu_count()}")
+    return [Device(device.kind, index) for index in range(count)]
+
+
+def multi_device_fields(result) -> dict:
+    """What a multi-device run adds to its record."""
+    if result.partition is None:
+        return {}
+    iterations = max(result.iterations, 1)
+    return {"exchanged_bytes": result.exchanged_bytes,
+            "exchanged_bytes_per_iteration": result.exchanged_bytes / iterations,
+            "exchange_ms": result.exchange_s * 1e3,
+            "edge_cut": result.partition["edge_cut"],
+            "partition": result.partition}
+
+
+def frontier_workload(primitive: str, graph: Graph, seed: int,
+                      settings: Settings | None = None, count: int = 1) -> Workload:
+    """The Frontier primitive ``primitive`` (a command-line name) as a
+    workload, on ``count`` devices (the settings give partition and duplication)."""
     import primitives
 
+    settings = settings or Settings()
     # the bench's --device, not the default device (which is a GPU whenever CuPy sees one)
-    function = functools.partial(getattr(primitives, PRIMITIVES[primitive]),
-                                 devices=graph.device)
+    options = {"devices": device_set(graph.device, count)}
+    if count > 1:
+        options.update(partition=settings.partition, duplication=settings.duplication)
+    function = functools.partial(getattr(primitives, PRIMITIVES[primitive]), **options)
     storage = graph.storage_bytes
     if primitive in ("bfs", "dobfs"):
         def inspect_tree(result, root):
             fr.validate.graph500_bfs(graph, root, result.depth, result.predecessor)
             return Outcome(reached=result.depth >= 0, iterations=result.iterations,
-                           setup_ms=result.setup_s * 1e3)
+                           setup_ms=result.setup_s * 1e3, extra=multi_device_fields(result))
 
         return Workload(primitive, "frontier", graph, graph.device,
                         lambda root: function(graph, source=root), inspect_tree, True,
@@ -137,7 +171,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
         def inspect_distances(result, root):
             check_distances(graph, root, result.distance)
             return Outcome(reached=graph.xp.isfinite(result.distance),
-                           iterations=result.iterations, setup_ms=result.setup_s * 1e3)
+                           iterations=result.iterations, setup_ms=result.setup_s * 1e3,
+                           extra=multi_device_fields(result))
 
         return Workload(primitive, "frontier", graph, graph.device,
                         lambda root: function(graph, source=root), inspect_distances, True,
@@ -147,7 +182,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int) -> Workload:
     return Workload(primitive, "frontier", graph, graph.device,
                     lambda _: function(graph, **options),
                     lambda result, _: Outcome(iterations=result.iterations,
-                                              setup_ms=result.setup_s * 1e3),
+                                              setup_ms=result.setup_s * 1e3,
+                                              extra=multi_device_fields(result)),
                     False, storage)
 
 
@@ -219,6 +255,7 @@ def measure(work: Workload, roots: list[int], settings: Settings, progress: Prog
         "graph_bytes": work.graph_bytes(),
         "validation": work.validation,
         "checked_runs": checked,
+        **outcome.extra,
     }
 
 
@@ -262,19 +299,20 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                 "vertices": work_graph.num_vertices, "edges": work_graph.num_edges,
                 "directed": work_graph.directed, "weighted": work_graph.is_weighted,
                 "graph_build_s": round(build_s, 3), "device": describe_device(on),
-                "num_devices": 1, **fields}
+                **{"num_devices": 1, **fields}}
 
     def timed(build: Callable[[], Workload], graph: Graph, build_s: float, primitive: str,
-              implementation: str, on: Device) -> bool:
+              implementation: str, on: Device, count: int = 1) -> bool:
         try:
             work = build()
             fields = {"status": "ok", "reason": None, **measure(work, roots, settings, progress)}
         except Exception as error:  # recorded, reported, and the run's exit status says so
             progress.error(f"{primitive} {implementation} FAILED:\n{traceback.format_exc()}")
             emit(record(graph, build_s, primitive, implementation, on, status="failed",
-                        reason=f"{type(error).__name__}: {error}"))
+                        reason=f"{type(error).__name__}: {error}", num_devices=count))
             return False
-        emit(record(work.graph, build_s, primitive, implementation, work.device, **fields))
+        emit(record(work.graph, build_s, primitive, implementation, work.device, **fields,
+                    num_devices=count))
         return True
 
     graph, _, _ = graph_for(False)
@@ -286,8 +324,11 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
     for primitive in settings.primitives:
         weighted = primitive == "sssp"
         graph, build_s, inputs = graph_for(weighted)
-        ok &= timed(functools.partial(frontier_workload, primitive, graph, settings.seed),
-                    graph, build_s, primitive, "frontier", device)
+        for count in settings.devices:
+            ok &= timed(functools.partial(frontier_workload, primitive, graph, settings.seed,
+                                          settings, count),
+                        graph, build_s, primitive, "frontier", device, count)
+        graph.release_parts()
         group = "bfs" if primitive == "dobfs" else primitive
         for name in covering(group, peer_names) if group not in peered else []:
             reason = skip_reason(name, graph, explicit)

@@ -26,7 +26,8 @@ FIELDS = (
     "directed", "weighted", "graph_build_s", "device", "num_devices", "status", "reason",
     "time_ms", "gteps", "gteps_median", "times_ms", "roots", "iterations", "ms_per_iteration",
     "peak_bytes", "graph_bytes", "validation", "checked_runs", "repeat", "warmup", "date",
-    "command", "versions",
+    "command", "versions", "exchanged_bytes", "exchanged_bytes_per_iteration", "exchange_ms",
+    "edge_cut", "partition",
 )
 #: fields every record has a value (possibly null) for, by the harness's contract
 REQUIRED_FIELDS = (
@@ -162,12 +163,23 @@ def _notes(record: dict) -> str:
     if record["iterations"]:
         notes.append(f"{record['iterations']} iterations, "
                      f"{_number(record['ms_per_iteration'])} ms each")
+    if record.get("exchanged_bytes") is not None:
+        notes.append(f"{record['exchanged_bytes_per_iteration'] / 2**10:.1f} KiB exchanged "
+                     f"per iteration, {_number(record['exchange_ms'])} ms exchanging, "
+                     f"edge cut {record['edge_cut']}")
     return "; ".join(notes)
+
+
+def _devices(record: dict) -> str:
+    """The device's name, with the count of a multi-device run (``cuda:0 x2``)."""
+    name = record["device"].split(" ")[0]
+    count = record.get("num_devices") or 1
+    return name if count == 1 else f"{name} x{count}"
 
 
 def _row(record: dict) -> list[str]:
     return [record["graph"], record["primitive"], record["implementation"],
-            record["device"].split(" ")[0], _number(record["time_ms"]),
+            _devices(record), _number(record["time_ms"]),
             _number(record["gteps"]), _number(record["gteps_median"]),
             _mib(record["peak_bytes"]), _mib(record["graph_bytes"]), _notes(record)]
 

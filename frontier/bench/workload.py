@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..device import Device
@@ -20,11 +20,13 @@ class Outcome:
     """What a checked run tells the harness: the reached vertices of a
     traversal (a boolean array on the workload graph's device), the
     number of iterations and the set-up time before the first iteration,
-    where the implementation reports them."""
+    where the implementation reports them; ``extra`` holds fields for the
+    record (a multi-device run's exchanged bytes, exchange time, edge cut)."""
 
     reached: Any = None
     iterations: int | None = None
     setup_ms: float = 0.0
+    extra: dict = field(default_factory=dict)
 
 
 @dataclass
