@@ -328,7 +328,6 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
             ok &= timed(functools.partial(frontier_workload, primitive, graph, settings.seed,
                                           settings, count),
                         graph, build_s, primitive, "frontier", device, count)
-        graph.release_parts()
         group = "bfs" if primitive == "dobfs" else primitive
         for name in covering(group, peer_names) if group not in peered else []:
             reason = skip_reason(name, graph, explicit)
@@ -342,4 +341,6 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                         graph, build_s, group, name, on)
         peered.add(group)
         graphs.pop(True, None)  # free a weighted copy for the primitives after it
+    for graph, _, _ in graphs.values():
+        graph.release_parts()
     return ok

@@ -45,7 +45,9 @@ class Communicator(ABC):
 
 def receive(array, device: Device):
     """``array`` on ``device``: the same array if it is there already, else
-    a device-to-device (peer) copy."""
+    a copy queued on ``device``'s current stream (device to device, over
+    NVLink where the GPUs can reach each other's memory). The caller
+    synchronizes before the source may change."""
     if not device.is_gpu:
         return array
     import cupy
@@ -56,12 +58,33 @@ def receive(array, device: Device):
     source = array.device.id
     if source == device.index:
         return array
+    _enable_peer_access(device.index, source)
     with cupy.cuda.Device(device.index):
         copy = cupy.empty(array.shape, dtype=array.dtype)
-    if array.nbytes:
-        cupy.cuda.runtime.memcpyPeer(copy.data.ptr, device.index, array.data.ptr, source,
-                                     array.nbytes)
+        if array.nbytes:
+            copy.data.copy_from_device_async(array.data, array.nbytes)
     return copy
+
+
+_peers_enabled: set = set()
+
+
+def _enable_peer_access(device: int, peer: int) -> None:
+    """Let ``device`` read ``peer``'s memory directly, once per pair (copies
+    without it are staged through the host)."""
+    if (device, peer) in _peers_enabled:
+        return
+    import cupy
+
+    runtime = cupy.cuda.runtime
+    if runtime.deviceCanAccessPeer(device, peer):
+        with cupy.cuda.Device(device):
+            try:
+                runtime.deviceEnablePeerAccess(peer)
+            except runtime.CUDARuntimeError as error:  # enabled already (e.g. by CuPy)
+                if "PeerAccessAlreadyEnabled" not in str(error):
+                    raise
+    _peers_enabled.add((device, peer))
 
 
 class LocalGroup:
@@ -95,14 +118,16 @@ class LocalCommunicator(Communicator):
         self.size = group.size
         self.device = group.devices[rank]
 
-    def _exchange(self, item) -> list:
-        """Post ``item`` and return every rank's posted item."""
+    def _exchange(self, item, take=list):
+        """Post ``item``, apply ``take`` to every rank's posted item, and
+        return its result; nobody posts again (or reuses what it posted)
+        before all have taken theirs."""
         group = self.group
         group._posted[self.rank] = item
         group._barrier.wait()
-        items = list(group._posted)
-        group._barrier.wait()  # nobody posts again before all have read
-        return items
+        taken = take(group._posted)
+        group._barrier.wait()
+        return taken
 
     def allreduce(self, value, op: str):
         return _REDUCE[op](self._exchange(value))
@@ -110,10 +135,15 @@ class LocalCommunicator(Communicator):
     def alltoall(self, messages: list) -> list:
         # Work queued on this device must be done before another reads it.
         self.device.synchronize()
-        posted = self._exchange(messages)
-        return [None if sent is None or sent[self.rank] is None
-                else [receive(array, self.device) for array in sent[self.rank]]
-                for sent in posted]
+
+        def take(posted):
+            incoming = [None if sent is None or sent[self.rank] is None
+                        else [receive(array, self.device) for array in sent[self.rank]]
+                        for sent in posted]
+            self.device.synchronize()  # copies done before the senders go on
+            return incoming
+
+        return self._exchange(messages, take)
 
     def barrier(self) -> None:
         self.group._barrier.wait()
