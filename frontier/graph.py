@@ -87,6 +87,7 @@ class Graph:
         *,
         deduplicate: bool = False,
         remove_self_loops: bool = False,
+        vertex_dtype=None,
         device: str | Device | None = None,
     ) -> Graph:
         """Build a graph from edge endpoint arrays.
@@ -105,6 +106,10 @@ class Graph:
             Keep one of each set of parallel arcs (the smallest weight).
         remove_self_loops : bool
             Drop edges ``(v, v)``.
+        vertex_dtype : ``numpy.int32``, ``numpy.int64`` or None
+            The dtype of the stored vertex ids (``columns``). ``None`` picks
+            int32 while the ids fit, int64 beyond 2**31 - 1 vertices; int64
+            can be forced (int32 for too many vertices is a ValueError).
         device : str or Device, optional
             Where to build and keep the graph (default: the default device).
 
@@ -134,7 +139,8 @@ class Graph:
             weights = None if weights is None else weights[keep]
         if not directed:
             src, dst, weights = _symmetrize(xp, src, dst, weights)
-        offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate)
+        offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate,
+                                               _vertex_dtype(vertex_dtype, n))
         num_arcs = len(columns)
         if directed:
             num_edges = num_arcs
@@ -258,7 +264,8 @@ class Graph:
         keep = rows != self.columns if self.directed else rows < self.columns
         weights = None if self.weights is None else self.weights[keep]
         simple = Graph.from_edges(rows[keep], self.columns[keep], weights, self.num_vertices,
-                                  self.directed, deduplicate=True, device=self.device)
+                                  self.directed, deduplicate=True,
+                                  vertex_dtype=self.columns.dtype, device=self.device)
         simple.node_labels, simple._simple = self.node_labels, True
         return simple
 
@@ -408,7 +415,19 @@ def _row_ids(xp, offsets, num_arcs: int):
     return xp.searchsorted(offsets[1:], xp.arange(num_arcs), side="right")
 
 
-def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool):
+def _vertex_dtype(dtype, n: int):
+    """The vertex id dtype asked for (None: the narrowest that fits)."""
+    if dtype is None:
+        return index_dtype(n)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise ValueError(f"vertex_dtype={dtype}: expected int32 or int64")
+    if dtype == np.int32 and n > INT32_MAX:
+        raise ValueError(f"vertex_dtype=int32 cannot hold ids of {n} vertices")
+    return dtype
+
+
+def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     """Sort arcs by (source, destination) and compress the sources.
 
     Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
@@ -432,7 +451,7 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool):
         key = key[first]
         order = None if order is None else order[first]
     offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
-    columns = (key % width).astype(index_dtype(n))
+    columns = (key % width).astype(vertex_dtype)
     return offsets.astype(np.int64), columns, None if order is None else weights[order]
 
 

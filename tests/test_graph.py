@@ -310,3 +310,37 @@ def test_simplified_drops_loops_and_parallel_arcs_keeping_the_lightest(edges):
     if weights is not None:
         for u, v, w in expected.edges(data="weight"):
             assert w == oracle[u][v]["weight"]
+
+
+@pytest.mark.parametrize("devices", [None, 3])
+def test_forced_int64_vertex_ids_give_the_same_answers(devices):
+    from primitives import (
+        betweenness_centrality,
+        bfs,
+        connected_components,
+        dobfs,
+        pagerank,
+        sssp,
+    )
+
+    rng = np.random.default_rng(5)
+    src, dst = rng.integers(0, 60, 200), rng.integers(0, 60, 200)
+    weights = rng.integers(1, 9, 200)
+    for directed in (False, True):
+        narrow = fr.Graph.from_edges(src, dst, weights, 60, directed, device="cpu")
+        wide = fr.Graph.from_edges(src, dst, weights, 60, directed, vertex_dtype=np.int64,
+                                   device="cpu")
+        assert narrow.columns.dtype == np.int32 and wide.columns.dtype == np.int64
+        assert wide.simplified().columns.dtype == np.int64
+        options = {} if devices is None else {"devices": devices, "duplication": "one_hop"}
+        for run in (lambda G: bfs(G, 7, **options).depth, lambda G: dobfs(G, 7, **options).depth,
+                    lambda G: sssp(G, 7, **options).distance,
+                    lambda G: connected_components(G, **options).labels,
+                    lambda G: betweenness_centrality(G, **options).centrality,
+                    lambda G: pagerank(G, **options).rank):
+            np.testing.assert_allclose(run(wide), run(narrow), rtol=0, atol=1e-12)
+
+
+def test_vertex_dtype_is_checked():
+    with pytest.raises(ValueError, match="vertex_dtype=int16: expected int32 or int64"):
+        fr.Graph.from_edges([0], [1], vertex_dtype=np.int16, device="cpu")
