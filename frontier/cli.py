@@ -3,7 +3,8 @@
 ::
 
     frontier run PRIMITIVE (--graph FILE | --kronecker SCALE [--edgefactor 16])
-             [--source S] [--devices K|LIST] [--partition NAME]
+             [--source S] [--devices K|LIST|mpi] [--partition NAME]
+             [--duplication all|one_hop] [--communication selective|broadcast]
              [--output result.npz] [--json]
     frontier demo [--scale 20]
     frontier bench ...
@@ -12,12 +13,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
+import io
 import json
 import sys
 import time
 
 import numpy as np
+
+from .atomic import write_npz
 
 
 def _primitives() -> dict:
@@ -37,14 +42,14 @@ def _devices_arg(text: str | None):
     return names[0] if len(names) == 1 else names
 
 
-def _load_graph(args, device):
+def _load_graph(args, device, quiet: bool):
     import frontier as fr
 
     if args.graph is not None:
-        return fr.read_graph(args.graph, device=device, progress=not args.quiet)
+        return fr.read_graph(args.graph, device=device, progress=not quiet)
     return fr.generators.kronecker(args.kronecker, args.edgefactor, seed=args.seed,
                                    weights=(1, 64) if args.weighted else None,
-                                   device=device, progress=not args.quiet)
+                                   device=device, progress=not quiet)
 
 
 def _reached_edges(graph, result) -> int | None:
@@ -62,6 +67,19 @@ def _reached_edges(graph, result) -> int | None:
 
 
 def run_command(args) -> int:
+    """``frontier run``. With ``--devices mpi`` it runs on every rank of an MPI
+    job: rank 0 reports, the others stay quiet, and an error on any rank
+    aborts them all (docs/mpi.md)."""
+    if (args.devices or "").strip().lower() != "mpi":
+        return _run(args, None)
+    from .multi.mpi import abort_on_error, world
+
+    comm = world()
+    with abort_on_error(comm, INPUT_ERRORS):
+        return _run(args, comm)
+
+
+def _run(args, comm) -> int:
     import frontier as fr
 
     functions = _primitives()
@@ -70,31 +88,48 @@ def run_command(args) -> int:
                          f"choose from {', '.join(sorted(functions))}")
     function = functions[args.primitive]
     devices = _devices_arg(args.devices)
-    first = fr.resolve_devices(devices)[0]
+    if comm is None:
+        first, quiet = fr.resolve_devices(devices)[0], args.quiet
+    else:
+        from .multi.mpi import rank_device
+
+        first, quiet = rank_device(comm), args.quiet or comm.Get_rank() != 0
     start = time.perf_counter()
-    graph = _load_graph(args, first)
+    graph = _load_graph(args, first, quiet)
     load_s = time.perf_counter() - start
-    kwargs = {"devices": devices}
+    kwargs = {"devices": devices, "duplication": args.duplication,
+              "communication": args.communication}
     if args.partition is not None:
         kwargs["partition"] = args.partition
     if "source" in inspect.signature(function).parameters:
         kwargs["source"] = args.source
-    result = function(graph, **kwargs).to_numpy()
+    result = function(graph, **kwargs)
+    if result is None:
+        return 0  # an MPI rank other than 0: rank 0 reports
+    result = result.to_numpy()
     edges = _reached_edges(graph, result)
     summary = {
         "primitive": args.primitive,
         "graph": args.graph or f"kronecker-{args.kronecker}-{args.edgefactor}",
         "vertices": graph.num_vertices,
         "edges": graph.num_edges,
-        "devices": [d.describe() for d in fr.resolve_devices(devices)],
+        "devices": ([d.describe() for d in fr.resolve_devices(devices)] if comm is None
+                    else result.partition["ranks"]),
+        "num_devices": len(result.devices),
         "iterations": result.iterations,
         "load_s": round(load_s, 3),
         "time_ms": round(result.elapsed_s * 1e3, 3),
     }
     if edges is not None and result.elapsed_s > 0:
         summary["teps"] = edges / result.elapsed_s
+    if result.partition is not None:
+        summary["partition"] = result.partition
+        summary["exchanged_bytes"] = result.exchanged_bytes
+        summary["exchange_ms"] = round(result.exchange_s * 1e3, 3)
+    if comm is not None:
+        summary["transport"] = result.partition["transport"]
     if args.output:
-        np.savez(args.output, **result.arrays())
+        write_npz(args.output, result.arrays())
         summary["output"] = args.output
     if args.json:
         print(json.dumps(summary))
@@ -150,8 +185,16 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Kronecker only: integer weights 1..64")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--source", type=int, default=0)
-    run.add_argument("--devices", help="K devices, or a comma-separated list of names")
-    run.add_argument("--partition", help="partitioner name for multi-device runs")
+    run.add_argument("--devices", help="K devices, a comma-separated list of names, or mpi "
+                     "(one device per MPI rank, under mpirun)")
+    run.add_argument("--partition", help="partitioner for multi-device runs: random, "
+                     "contiguous, biased_random or metis")
+    run.add_argument("--duplication", choices=("all", "one_hop"), default="all",
+                     help="multi-device: a slot for every vertex on every device, or only "
+                     "for owned vertices and their remote neighbours")
+    run.add_argument("--communication", choices=("selective", "broadcast"),
+                     default="selective",
+                     help="multi-device: updates to the devices that hold the vertex, or to all")
     run.add_argument("--output", help="write every result array to this .npz file")
     run.add_argument("--json", action="store_true", help="print a one-line JSON summary")
     run.add_argument("--quiet", action="store_true", help="no progress output")
@@ -168,17 +211,60 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench import add_bench_parser
 
     add_bench_parser(commands)
+
+    from .info import add_convert_parser, add_info_parser
+
+    add_info_parser(commands)
+    add_convert_parser(commands)
     return parser
 
 
+# Bad input of any command: a missing or unreadable file, malformed content, a
+# bad option value, a missing optional extra, a graph too large for the device.
+INPUT_ERRORS = (ValueError, OSError, NotImplementedError, ImportError, MemoryError)
+
+
+def _report_error(prog: str, message: str, as_json: bool) -> int:
+    """Print one line naming the problem (JSON on stdout with ``--json``); exit code 2."""
+    message = " ".join(str(message).split())
+    if as_json:
+        print(json.dumps({"error": message, "command": prog}))
+    else:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``frontier`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``frontier`` console script.
+
+    Returns 0 on success and 2 on bad input (unknown options, bad values,
+    missing or malformed files), after one line naming the problem on
+    standard error, or with ``--json`` a JSON object ``{"error": ..., "command":
+    ...}`` on standard output.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    as_json = "--json" in argv
+    captured = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(captured):
+            args = build_parser().parse_args(argv)
+    except SystemExit as exit:
+        if not exit.code:
+            return 0  # --help, printed on standard output
+        # argparse's last line is "PROG: error: MESSAGE" (usage lines come first)
+        lines = captured.getvalue().strip().splitlines() or ["frontier: error: bad arguments"]
+        prog, _, message = lines[-1].partition(": error: ")
+        return _report_error(prog, message or lines[-1], as_json)
+    prog = f"frontier {args.command}"
+    as_json = bool(getattr(args, "json", False))
     try:
         return args.handler(args)
-    except (ValueError, FileNotFoundError, NotImplementedError) as error:
-        print(f"frontier {args.command}: error: {error}", file=sys.stderr)
-        return 2
+    except INPUT_ERRORS as error:
+        return _report_error(prog, str(error), as_json)
+    except SystemExit as exit:
+        if not isinstance(exit.code, str):
+            raise
+        return _report_error(prog, exit.code.removeprefix(f"{prog}: "), as_json)
 
 
 if __name__ == "__main__":

@@ -64,16 +64,17 @@ def enact(
     max_iterations: int | None = None,
     memory_limit: int | str | None = None,
     **params,
-) -> Result:
+) -> Result | None:
     """Run ``primitive`` on ``graph`` and return its result.
 
     Parameters
     ----------
     primitive : a :class:`Primitive` subclass
     graph : Graph
-    devices : None, int, device name or list of names
+    devices : None, int, device name, list of names, or ``"mpi"``
         Where to run (see :func:`frontier.device.resolve_devices`): one
-        device, or several for a multi-device run.
+        device, or several for a multi-device run. ``"mpi"``: one device per
+        MPI process, under ``mpirun`` or ``srun`` (docs/mpi.md).
     partition : None, partitioner name or callable ``(graph, num_parts, seed) -> owner``
         How a multi-device run assigns vertices to devices (default ``"random"``).
     partition_seed : int
@@ -94,15 +95,23 @@ def enact(
 
     Returns
     -------
-    Result
+    Result or None
         In the caller's vertex ids, on the (first) device; a multi-device run
-        also fills ``devices``, ``partition`` and ``exchanged_bytes``.
+        also fills ``devices``, ``partition``, ``exchanged_bytes`` and
+        ``exchange_s``. Under ``devices="mpi"`` rank 0 gets the result and the
+        other ranks ``None``.
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     check_options(primitive, partition, duplication, communication)
     check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
+    if isinstance(devices, str) and devices.strip().lower() == "mpi":
+        from .multi.mpi import enact_mpi
+
+        return enact_mpi(primitive, graph, partition=partition, partition_seed=partition_seed,
+                         duplication=duplication, communication=communication,
+                         max_iterations=max_iterations, memory_limit=limit, params=params)
     targets = resolve_devices(devices)
     if len(targets) > 1:
         from .multi import enact_on_devices

@@ -48,33 +48,41 @@ class Part:
         return self.graph.num_vertices
 
 
-def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all") -> list[Part]:
+def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all",
+                only: int | None = None) -> list[Part]:
     """Split ``graph`` into ``num_parts`` parts by ``owner`` (one part index
     per vertex, host or device array).
+
+    ``only=i`` builds part ``i`` alone (a list of one part), as a process of
+    an MPI run does; its routing tables still name every peer.
 
     Raises
     ------
     ValueError
-        For an unknown ``duplication``.
+        For an unknown ``duplication`` or an ``only`` outside ``0..num_parts-1``.
     """
     if duplication not in DUPLICATION:
         raise ValueError(f"duplication={duplication!r}: expected one of {DUPLICATION}")
+    if only is not None and not 0 <= only < num_parts:
+        raise ValueError(f"only={only!r}: expected a part index in 0..{num_parts - 1}")
+    indices = range(num_parts) if only is None else [only]
     owner = np.asarray(_host(owner), dtype=np.int32)
     src, dst, weights = graph.edges()
     src = src.astype(np.int64, copy=False)
     dst = dst.astype(np.int64, copy=False)
     owned_ids = [np.flatnonzero(owner == i) for i in range(num_parts)]
-    arcs = [_arcs_of(graph, owner, src, dst, i) for i in range(num_parts)]
     if duplication == "all":
-        return [_shared_ids_part(graph, owner, src, dst, weights, i, arcs[i], owned_ids[i],
-                                 num_parts) for i in range(num_parts)]
+        return [_shared_ids_part(graph, owner, src, dst, weights, i,
+                                 _arcs_of(graph, owner, src, dst, i), owned_ids[i], num_parts)
+                for i in indices]
+    arcs = [_arcs_of(graph, owner, src, dst, i) for i in range(num_parts)]
     # Border of each part: the remote vertices its arcs touch.
     borders = [_remote_ends(owner, src[keep], dst[keep], i) for i, keep in enumerate(arcs)]
     rank = np.empty(graph.num_vertices, dtype=np.int64)
     for ids in owned_ids:
         rank[ids] = np.arange(len(ids))
     return [_one_hop_part(graph, owner, src, dst, weights, i, arcs[i], owned_ids, borders, rank)
-            for i in range(num_parts)]
+            for i in indices]
 
 
 def _host(array):
@@ -95,7 +103,8 @@ def _remote_ends(owner, src, dst, part: int):
 
 
 def _sub_graph(graph: Graph, src, dst, weights, num_slots: int, slots=None) -> Graph:
-    sub = Graph.from_edges(src, dst, weights, num_slots, directed=True, device="cpu")
+    sub = Graph.from_edges(src, dst, weights, num_slots, directed=True,
+                           vertex_dtype=graph.columns.dtype, device="cpu")
     sub.directed = graph.directed
     if not graph.directed:
         loops = int(np.count_nonzero(src == dst))

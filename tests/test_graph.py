@@ -326,18 +326,19 @@ def test_forced_int64_vertex_ids_give_the_same_answers(devices):
     rng = np.random.default_rng(5)
     src, dst = rng.integers(0, 60, 200), rng.integers(0, 60, 200)
     weights = rng.integers(1, 9, 200)
+    options = {} if devices is None else {"devices": devices, "duplication": "one_hop"}
+    runs = (lambda G: bfs(G, 7, **options).depth, lambda G: dobfs(G, 7, **options).depth,
+            lambda G: sssp(G, 7, **options).distance,
+            lambda G: connected_components(G, **options).labels,
+            lambda G: betweenness_centrality(G, **options).centrality,
+            lambda G: pagerank(G, **options).rank)
     for directed in (False, True):
         narrow = fr.Graph.from_edges(src, dst, weights, 60, directed, device="cpu")
         wide = fr.Graph.from_edges(src, dst, weights, 60, directed, vertex_dtype=np.int64,
                                    device="cpu")
         assert narrow.columns.dtype == np.int32 and wide.columns.dtype == np.int64
         assert wide.simplified().columns.dtype == np.int64
-        options = {} if devices is None else {"devices": devices, "duplication": "one_hop"}
-        for run in (lambda G: bfs(G, 7, **options).depth, lambda G: dobfs(G, 7, **options).depth,
-                    lambda G: sssp(G, 7, **options).distance,
-                    lambda G: connected_components(G, **options).labels,
-                    lambda G: betweenness_centrality(G, **options).centrality,
-                    lambda G: pagerank(G, **options).rank):
+        for run in runs:
             np.testing.assert_allclose(run(wide), run(narrow), rtol=0, atol=1e-12)
 
 

@@ -25,6 +25,7 @@ job when a rank dies. See docs/mpi.md.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import sys
@@ -46,6 +47,10 @@ _ALIGN = 8  # every array of a packed message starts on an 8-byte boundary
 #: Messages up to this many bytes travel inside the pickled all-to-all.
 INLINE_BYTES = 1 << 16
 _PAYLOAD_TAG = 7
+_FORWARD_S = 0.5  # time the launcher gets to forward an error line before the abort
+#: Environment variables in which launchers (Open MPI, MPICH's Hydra, Slurm's
+#: PMI) give the number of processes they started.
+_LAUNCHER_SIZE = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
 
 
 def world():
@@ -55,13 +60,26 @@ def world():
     ------
     ImportError
         Without mpi4py or an MPI library, naming the extra that installs both.
+    RuntimeError
+        When the launcher started more processes than MPI sees: ``mpirun``
+        and mpi4py's library belong to different MPIs, so every process
+        would run alone.
     """
     try:
         from mpi4py import MPI
     except ImportError as error:
         raise ImportError(f"devices='mpi' needs mpi4py and an MPI library ({error}); "
                           f"install them with {INSTALL_HINT}") from error
-    return MPI.COMM_WORLD
+    comm = MPI.COMM_WORLD
+    for variable in _LAUNCHER_SIZE:
+        launched = os.environ.get(variable, "")
+        if launched.isdigit() and int(launched) != comm.Get_size():
+            raise RuntimeError(
+                f"mpirun started {launched} processes ({variable}) but mpi4py's MPI library "
+                f"({MPI.Get_library_version().splitlines()[0].strip()}) sees "
+                f"{comm.Get_size()}: the mpirun on PATH belongs to another MPI; use the one "
+                "of the MPI that mpi4py loads (docs/mpi.md)")
+    return comm
 
 
 def rank_device(comm) -> Device:
@@ -79,11 +97,16 @@ def rank_device(comm) -> Device:
     return Device("cuda", local_rank % gpus)
 
 
-def _report(comm, message: str) -> None:
-    """One rank-tagged line on standard error."""
+def _abort(comm, message: str, code: int) -> None:
+    """One rank-tagged line on standard error, then ``MPI_Abort`` of the job."""
     message = " ".join(message.split())
     print(f"frontier: MPI rank {comm.Get_rank()} of {comm.Get_size()} on "
           f"{socket.gethostname()}: {message}", file=sys.stderr, flush=True)
+    # The launcher forwards the line from a pipe; aborting at once can end it
+    # before it has (MPICH's Hydra loses it about one time in ten).
+    time.sleep(_FORWARD_S)
+    comm.Abort(code)
+    os._exit(code)  # MPI_Abort may return before the launcher ends this process
 
 
 @contextlib.contextmanager
@@ -106,8 +129,7 @@ def abort_on_error(comm, input_errors: tuple = ()):
         else:
             text = f"{type(error).__name__}: {error}"
             code = 2 if isinstance(error, input_errors) else 1
-        _report(comm, f"{text} (aborting every rank)")
-        comm.Abort(code)
+        _abort(comm, f"{text} (aborting every rank)", code)
 
 
 class _Watchdog:
@@ -133,9 +155,14 @@ class _Watchdog:
             time.sleep(min(1.0, self.seconds / 4))
             verb = self.verb
             if verb is not None and time.monotonic() - self.since > self.seconds:
-                _report(self.comm, f"{verb} waited more than {self.seconds:g} s for the other "
-                        f"ranks ({TIMEOUT_VARIABLE}); a rank died or hangs: aborting")
-                self.comm.Abort(1)
+                _abort(self.comm, f"{verb} waited more than {self.seconds:g} s for the other "
+                       f"ranks ({TIMEOUT_VARIABLE}); a rank died or hangs: aborting", 1)
+
+
+@functools.cache
+def _watchdog(seconds: float) -> _Watchdog:
+    """One watchdog thread per process (and timeout), shared by every run."""
+    return _Watchdog(world(), seconds)
 
 
 def _timeout() -> float | None:
@@ -152,8 +179,9 @@ def _timeout() -> float | None:
 
 
 class MpiCommunicator(Communicator):
-    """A rank of an MPI communicator (``MPI.COMM_WORLD`` by default) that
-    drives ``device``."""
+    """This process's rank of ``comm`` (an mpi4py communicator; :func:`enact_mpi`
+    uses ``MPI.COMM_WORLD``), driving ``device``. With ``timeout`` seconds, a
+    collective call that lasts longer aborts the job."""
 
     def __init__(self, comm, device: Device, timeout: float | None = None):
         self.comm = comm
@@ -161,7 +189,7 @@ class MpiCommunicator(Communicator):
         self.size = comm.Get_size()
         self.device = device
         self.transport = "mpi-host-staging" if device.is_gpu else "mpi-host"
-        self._watchdog = None if timeout is None else _Watchdog(comm, timeout)
+        self._watchdog = None if timeout is None else _watchdog(timeout)
 
     def _waiting(self, verb: str):
         return contextlib.nullcontext() if self._watchdog is None else \
@@ -250,24 +278,12 @@ def enact_mpi(primitive, graph: Graph, *, partition, partition_seed: int, duplic
     Returns the result on rank 0, ``None`` on the other ranks. An exception
     on any rank aborts the whole job (:func:`abort_on_error`).
     """
-    from partition import make_partition
-    from partition.subgraph import build_parts
-
     comm = world()
-    rank, size = comm.Get_rank(), comm.Get_size()
     with abort_on_error(comm):
         device = rank_device(comm)
         communicator = MpiCommunicator(comm, device, _timeout())
-        _check_same_graph(communicator, graph)
-        layout = make_partition(graph, size, partition, partition_seed) if rank == 0 else None
-        owner = layout.owner if rank == 0 else np.empty(graph.num_vertices, dtype=np.int32)
-        comm.Bcast(owner, root=0)  # the partitioner may not be deterministic across hosts
-        (part,) = build_parts(graph, owner, size, duplication, only=rank)
-        check_fits(device, part.graph.storage_bytes(),
-                   f"part {rank} of the graph ({part.num_slots} vertex slots)", memory_limit)
-        with device.activate(), device_memory_guard(device, f"placing part {rank}"):
-            placed = place(part, device)
-        del part
+        layout, placed = _placed_part(graph, communicator, partition, partition_seed,
+                                      duplication, memory_limit)
         ranks = comm.gather(f"{socket.gethostname()}: {device.describe()}", root=0)
         names = comm.gather(device.name, root=0)
         communicator.barrier()
@@ -284,3 +300,26 @@ def enact_mpi(primitive, graph: Graph, *, partition, partition_seed: int, duplic
                             communication=communication, transport=communicator.transport,
                             ranks=ranks)
     return result
+
+
+def _placed_part(graph: Graph, communicator: MpiCommunicator, partition, seed: int,
+                 duplication: str, memory_limit):
+    """The partition (on rank 0; ``None`` elsewhere) and this rank's part,
+    placed on its device: made once, then kept on the graph as the in-process
+    enactor keeps its parts (``Graph.release_parts`` frees them)."""
+    from partition import make_partition
+    from partition.subgraph import build_parts
+
+    rank, size, device = communicator.rank, communicator.size, communicator.device
+    key = ("mpi", size, rank, device.name, partition, seed, duplication)
+    if key not in graph._parts:
+        _check_same_graph(communicator, graph)
+        layout = make_partition(graph, size, partition, seed) if rank == 0 else None
+        owner = layout.owner if rank == 0 else np.empty(graph.num_vertices, dtype=np.int32)
+        communicator.comm.Bcast(owner, root=0)  # a partitioner may differ across hosts
+        (part,) = build_parts(graph, owner, size, duplication, only=rank)
+        check_fits(device, part.graph.storage_bytes(),
+                   f"part {rank} of the graph ({part.num_slots} vertex slots)", memory_limit)
+        with device.activate(), device_memory_guard(device, f"placing part {rank}"):
+            graph._parts[key] = (layout, place(part, device))
+    return graph._parts[key]

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# MPI on two GPUs: `mpirun -n 2` with one GPU per rank (devices="mpi") runs the
+# six primitives on a Kronecker graph and must give the single-GPU answers; it
+# is timed beside one GPU and the in-process run on cuda:0 and cuda:1.
+#     bash benchmarks/run_mpi_gpu.sh [SCALE]     (default 22; at most 6 minutes)
+# Uses the MPI that mpi4py loads: the mpirun beside this Python (the `mpi`
+# extra's wheel) if there is one, else the mpirun on PATH (a system MPI).
+# JSON lines and the answers go to $OUT (default: a new temporary directory).
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONPATH=".${PYTHONPATH:+:$PYTHONPATH}" NCCL_NVLS_ENABLE=0
+unset FRONTIER_DEVICE FRONTIER_MPI_TIMEOUT
+OUT="${OUT:-$(mktemp -d)}"
+SCALE="${1:-22}"
+LINES="$OUT/mpi_gpu_timing.jsonl"
+rm -f "$LINES"
+PYTHON_BIN="$(python -c 'import sys, os; print(os.path.dirname(sys.executable))')"
+MPIRUN="$PYTHON_BIN/mpirun"
+[ -x "$MPIRUN" ] || MPIRUN="$(command -v mpirun)"
+LAUNCH=("$MPIRUN" -n 2)
+if "$MPIRUN" --version 2>&1 | grep -q -e "Open MPI" -e "OpenRTE"; then
+    # Root on the device machine; pass the environment to both ranks.
+    LAUNCH+=(--allow-run-as-root --bind-to none -x PYTHONPATH -x NCCL_NVLS_ENABLE)
+fi
+nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
+echo "mpirun: $MPIRUN ($("$MPIRUN" --version 2>&1 | head -n 1))"
+python -c 'from mpi4py import MPI; print("mpi4py loads:", MPI.Get_library_version().splitlines()[0])'
+TIME=(python benchmarks/mpi_timing.py --scale "$SCALE" --warmup 1 --repeat 2 --output "$LINES")
+status=0
+timeout 70 "${TIME[@]}" --devices cuda:0 --save "$OUT/answers.npz" || status=1
+timeout 150 "${LAUNCH[@]}" "${TIME[@]}" --devices mpi --check "$OUT/answers.npz" || status=1
+timeout 130 "${TIME[@]}" --devices cuda:0,cuda:1 --check "$OUT/answers.npz" || status=1
+echo
+echo "Kronecker scale $SCALE, median ms (answers checked against cuda:0):"
+python benchmarks/mpi_timing.py --table "$LINES"
+exit $status
