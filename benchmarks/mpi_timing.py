@@ -24,9 +24,25 @@ import statistics
 import sys
 
 import numpy as np
-from multi_gpu_timing import RUNS
 
 import frontier as fr
+from primitives import (
+    betweenness_centrality,
+    bfs,
+    connected_components,
+    dobfs,
+    pagerank,
+    sssp,
+)
+
+RUNS = {
+    "bfs": lambda G, src, **o: bfs(G, src, **o),
+    "dobfs": lambda G, src, **o: dobfs(G, src, **o),
+    "sssp": lambda G, src, **o: sssp(G, src, **o),
+    "cc": lambda G, src, **o: connected_components(G, **o),
+    "pagerank": lambda G, src, **o: pagerank(G, **o),
+    "bc_1_source": lambda G, src, **o: betweenness_centrality(G, k=1, seed=src, **o),
+}
 
 EXACT = {"bfs": "depth", "dobfs": "depth", "sssp": "distance", "cc": "labels"}
 CLOSE = {"pagerank": "rank", "bc_1_source": "centrality"}

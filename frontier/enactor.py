@@ -12,7 +12,7 @@ from .communicate import declarations
 from .device import resolve_devices
 from .graph import Graph
 from .loop import iterate
-from .memory import Budget, capped, check_fits, device_memory_guard
+from .memory import Budget, check_fits, device_memory_guard
 from .memory import memory_limit as resolve_memory_limit
 from .primitive import Primitive
 from .result import Result
@@ -90,7 +90,7 @@ def enact(
         Bytes each device may use (e.g. ``8_000_000_000`` or ``"8G"``;
         default: ``FRONTIER_MEMORY_LIMIT`` if set). A graph, part or
         primitive that does not fit raises :class:`~frontier.DeviceMemoryError`
-        before the run; on a GPU the memory pool is capped for the run.
+        before the run (the operators' temporaries are not counted).
     **params : passed to the primitive.
 
     Returns
@@ -123,8 +123,7 @@ def enact(
     device = targets[0]
     if graph.device != device:
         check_fits(device, graph.storage_bytes(), "the graph", limit)
-    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"), \
-            capped(device, limit):
+    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
         try:
             result = iterate(primitive(graph.to(device), **params), max_iterations,
                              budget=Budget(device, limit))

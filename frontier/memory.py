@@ -5,10 +5,11 @@ A run may cap the memory each device uses, with ``memory_limit=`` (bytes)
 or the environment variable ``FRONTIER_MEMORY_LIMIT`` (bytes, or with a
 ``K``/``M``/``G``/``T`` suffix). The enactor checks the graph (or a part of
 it) against the budget before moving it to a device, and the graph plus the
-primitive's vertex data once the primitive has allocated it; on a GPU the
-CuPy memory pool is also capped for the run, so no allocation can pass it.
-Any failure is a :class:`DeviceMemoryError` naming what was being allocated,
-how many bytes were needed, how many were free, and what to try.
+primitive's vertex data once the primitive has allocated it, the same way on
+every kind of device (the operators' temporaries are not counted). Any
+failure, and a GPU's own out-of-memory error, is a :class:`DeviceMemoryError`
+naming what was being allocated, how many bytes were needed, how many were
+free, and what to try.
 """
 
 from __future__ import annotations
@@ -110,25 +111,6 @@ class Budget:
             needed = run.graph.storage_bytes() + array_bytes(run)
             check_fits(self.device, needed, f"{type(run).__name__}'s graph and vertex data",
                        self.limit)
-
-
-@contextlib.contextmanager
-def capped(device: Device, limit: int | None):
-    """Cap the CuPy memory pool of a GPU at ``limit`` bytes inside the block."""
-    if limit is None or not device.is_gpu:
-        yield
-        return
-    import cupy
-
-    with cupy.cuda.Device(device.index):
-        pool = cupy.get_default_memory_pool()
-        previous = pool.get_limit()
-        pool.free_all_blocks()  # cached blocks of earlier work count against the limit
-        pool.set_limit(size=limit)
-        try:
-            yield
-        finally:
-            pool.set_limit(size=previous)
 
 
 @contextlib.contextmanager

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from ..communicate import declarations
 from ..frontier import Frontier
 from .merge import merge
@@ -40,9 +38,9 @@ def _differs(array, snapshot):
 class Exchange:
     """Keeps one device's declared vertex data consistent with the others'.
 
-    Each boundary scans every declared array once for the slots that differ
-    from the last boundary's snapshot; everything after works on those slot
-    lists (no second pass over the arrays)."""
+    Each boundary compares every declared array once with the last
+    boundary's snapshot; offers, merges and refreshes then work on slot
+    lists taken from those masks, and nothing is sorted."""
 
     def __init__(self, run, part, communicator, route):
         self.run = run
@@ -83,13 +81,13 @@ class Exchange:
         begin = time.perf_counter()
         xp, is_owned = self.part.graph.xp, self.part.is_owned
         arrays = self.arrays()
-        changed = {name: xp.flatnonzero(_differs(array, self.snapshot[name]))
+        changed = {name: _differs(array, self.snapshot[name])
                    for name, array in arrays.items()}
         merged = self._offer_and_merge(arrays, changed)
-        owned = [slots[is_owned[slots]] for slots in changed.values()]
+        refresh = _any(changed.values()) & is_owned
         if merged is not None:
-            owned.append(merged)
-        self._refresh(arrays, _union(xp, owned))
+            refresh[merged] = True
+        self._refresh(arrays, xp.flatnonzero(refresh))
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, merged)
 
@@ -106,13 +104,13 @@ class Exchange:
     # steps --------------------------------------------------------------------------
 
     def _offer_and_merge(self, arrays: dict, changed: dict):
-        """Steps 1-3; returns the owned slots the offers changed (or None)."""
+        """Steps 1-3; returns the owned slots the offers changed (repeats
+        possible), or None."""
         part, xp = self.part, self.part.graph.xp
         outgoing: dict[int, list] = {peer: [] for peer in self.route.peers}
         for shared in self.shared:
             names = (shared.name, *shared.followers)
-            slots = _union(xp, [changed[name] for name in names])
-            slots = slots[~part.is_owned[slots]]
+            slots = xp.flatnonzero(_any(changed[name] for name in names) & ~part.is_owned)
             offered = [arrays[name][slots] for name in names]
             if shared.combine == "sum":
                 offered[0] = offered[0] - self.snapshot[shared.name][slots]
@@ -145,7 +143,7 @@ class Exchange:
                     values = [offered[at] for offered in values]
                 merged.append(merge(shared, [arrays[n] for n in (shared.name, *shared.followers)],
                                     slots, values))
-        return _union(xp, merged) if merged else None
+        return xp.concatenate(merged) if merged else None
 
     def _id_positions(self) -> list[int]:
         """Where the id arrays sit in an offer message."""
@@ -185,15 +183,19 @@ class Exchange:
             return Frontier(part.num_slots, frontier.device, mask=mask)
         ids = frontier.ids
         ids = ids[part.is_owned[ids]]
-        if merged is not None:
-            ids = part.graph.xp.unique(part.graph.xp.concatenate([ids, merged]))
-        return Frontier(part.num_slots, frontier.device, ids=ids)
+        if merged is None:
+            return Frontier(part.num_slots, frontier.device, ids=ids)
+        # The union as a mask: no sort, and dense is what a large level wants.
+        mask = part.graph.xp.zeros(part.num_slots, dtype=bool)
+        mask[ids] = True
+        mask[merged] = True
+        return Frontier(part.num_slots, frontier.device, mask=mask)
 
 
-def _union(xp, slot_lists: list):
-    """The sorted distinct slots of several slot arrays."""
-    if len(slot_lists) == 1:
-        return slot_lists[0]
-    if not slot_lists:
-        return xp.zeros(0, dtype=np.int64)
-    return xp.unique(xp.concatenate(slot_lists))
+def _any(masks):
+    """The element-wise or of boolean arrays."""
+    masks = iter(masks)
+    result = next(masks).copy()
+    for mask in masks:
+        result |= mask
+    return result

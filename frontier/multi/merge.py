@@ -3,10 +3,12 @@
 Each function takes the owner's arrays, the slots the offers are for
 (repeats allowed: several devices may offer for one vertex) and the offered
 values, updates the arrays in place and returns the slots whose value
-changed.
+changed (possibly with repeats).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..device import array_namespace
 from ..operators.updates import first_occurrence
@@ -26,31 +28,48 @@ def merge(shared, arrays: list, slots, values: list):
 
 def _extreme(arrays, slots, values, op: str):
     """Keep the smallest (largest) offer per slot if it beats the owner's
-    value; followers take their values from the same offer."""
+    value; followers take their values from one winning offer. No sorting:
+    an exact atomic min (max) per offer, then a ticket per slot picks one
+    winner among equal offers."""
     xp = array_namespace(slots)
-    order = xp.argsort(values[0], kind="stable")
-    order = order[xp.argsort(slots[order], kind="stable")]
-    run_starts = slots[order][1:] != slots[order][:-1]
-    true = xp.ones(1, dtype=bool)
-    # Sorted by slot, then value: the first (last) offer of each slot is its min (max).
-    ends = xp.concatenate([true, run_starts]) if op == "min" \
-        else xp.concatenate([run_starts, true])
-    pick = order[ends]
-    target = slots[pick]
-    current = arrays[0][target]
-    better = values[0][pick] < current if op == "min" else values[0][pick] > current
-    win = pick[better]
-    target = slots[win]
-    for array, offered in zip(arrays, values):
-        array[target] = offered[win]
-    return target
+    array, offered = arrays[0], values[0]
+    beats = xp.flatnonzero(offered < array[slots] if op == "min" else offered > array[slots])
+    target, offered = slots[beats], offered[beats]
+    _scatter_extreme(array, target, offered, op)
+    won = xp.flatnonzero(array[target] == offered)
+    if len(arrays) > 1 and len(won):
+        ticket = xp.empty(len(array), dtype=np.int64)
+        ticket[target[won]] = won  # one of the equal offers per slot stays
+        won = won[ticket[target[won]] == won]
+        for follower, follower_offers in zip(arrays[1:], values[1:]):
+            follower[target[won]] = follower_offers[beats[won]]
+    return target[won]
+
+
+def _scatter_extreme(array, slots, values, op: str) -> None:
+    """``array[slots] = min(array[slots], values)`` (or max), repeats included,
+    exactly on NumPy and CuPy."""
+    if array_namespace(array) is np:
+        (np.minimum if op == "min" else np.maximum).at(array, slots, values)
+        return
+    from ..kernels import scatter_min
+
+    if op == "min":
+        scatter_min(array, slots, values)
+        return
+    # max(a, b) = -min(-a, -b): the exact min kernel on negated values.
+    xp = array_namespace(array)
+    xp.negative(array, out=array)
+    scatter_min(array, slots, -values)
+    xp.negative(array, out=array)
 
 
 def _sum(array, slots, amounts):
-    """Add every contribution; the slots that received a non-zero one changed."""
+    """Add every contribution; the slots that received a non-zero one changed
+    (repeats possible)."""
     xp = array_namespace(slots)
     xp.add.at(array, slots, amounts.astype(array.dtype, copy=False))
-    return xp.unique(slots[amounts != 0])
+    return slots[amounts != 0]
 
 
 def _function(array, slots, offers, combine):
