@@ -20,12 +20,14 @@ MPIRUN="$PYTHON_BIN/mpirun"
 LAUNCH=("$MPIRUN" -n 2)
 if "$MPIRUN" --version 2>&1 | grep -q -e "Open MPI" -e "OpenRTE"; then
     # Root on the device machine; pass the environment to both ranks.
-    LAUNCH+=(--allow-run-as-root --bind-to none -x PYTHONPATH -x NCCL_NVLS_ENABLE)
+    LAUNCH+=(--allow-run-as-root --bind-to none -x PYTHONPATH -x NCCL_NVLS_ENABLE -x PATH)
 fi
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
 echo "mpirun: $MPIRUN ($("$MPIRUN" --version 2>&1 | head -n 1))"
 python -c 'from mpi4py import MPI; print("mpi4py loads:", MPI.Get_library_version().splitlines()[0])'
-TIME=(python benchmarks/mpi_timing.py --scale "$SCALE" --warmup 1 --repeat 2 --output "$LINES")
+# The interpreter by its path: mpirun does not pass PATH on to the ranks.
+PYTHON="$(python -c 'import sys; print(sys.executable)')"
+TIME=("$PYTHON" benchmarks/mpi_timing.py --scale "$SCALE" --warmup 1 --repeat 2 --output "$LINES")
 status=0
 timeout 70 "${TIME[@]}" --devices cuda:0 --save "$OUT/answers.npz" || status=1
 timeout 150 "${LAUNCH[@]}" "${TIME[@]}" --devices mpi --check "$OUT/answers.npz" || status=1

@@ -84,8 +84,9 @@ def world():
 
 def rank_device(comm) -> Device:
     """This rank's device: GPU ``local rank % GPU count`` when CuPy sees GPUs
-    (the local rank counts the ranks on this host), else the CPU.
-    ``FRONTIER_DEVICE=cpu`` keeps every rank on the CPU."""
+    (the local rank counts the ranks on this host), else the CPU; a GPU
+    becomes the process's current device. ``FRONTIER_DEVICE=cpu`` keeps
+    every rank on the CPU."""
     from mpi4py import MPI
 
     gpus = gpu_count()
@@ -94,7 +95,11 @@ def rank_device(comm) -> Device:
     host = comm.Split_type(MPI.COMM_TYPE_SHARED, key=comm.Get_rank())
     local_rank = host.Get_rank()
     host.Free()
-    return Device("cuda", local_rank % gpus)
+    device = Device("cuda", local_rank % gpus)
+    import cupy
+
+    cupy.cuda.Device(device.index).use()  # checks before the run work on this GPU too
+    return device
 
 
 def _abort(comm, message: str, code: int) -> None:
