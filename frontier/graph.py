@@ -278,6 +278,20 @@ class Graph:
                 self._in_edges = _transpose(self.xp, self.offsets, self.columns)
         return self._in_edges
 
+    def check_weights(self, needs: str, *, positive: bool = False) -> None:
+        """ValueError naming the first arc whose weight is negative (with
+        ``positive``: not positive), followed by ``needs`` (what the caller
+        needs, e.g. ``"sssp needs non-negative weights"``). No weights, or
+        unsigned ones, pass (unsigned only when zero is allowed)."""
+        if self.weights is None or (self.weights.dtype.kind == "u" and not positive):
+            return
+        bad = self.xp.flatnonzero(self.weights <= 0 if positive else self.weights < 0)
+        if len(bad):
+            arc = int(bad[0])
+            tail, head = int(self.arc_sources()[arc]), int(self.columns[arc])
+            raise ValueError(f"edge ({tail}, {head}) has weight {self.weights[arc].item()}: "
+                             f"{needs}")
+
     def release_parts(self) -> None:
         """Free the parts of this graph that multi-device runs placed on their
         devices (they are kept so that the next run on the same devices, with

@@ -259,14 +259,8 @@ def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
 def _check_weights(G: fr.Graph, weight) -> None:
     if not G.is_weighted:
         raise ValueError(f"weight={weight!r} but the graph has no edge weights")
-    bad = G.xp.flatnonzero(G.weights <= 0)
-    if len(bad):
-        arc = int(bad[0])
-        raise ValueError(
-            f"edge ({int(G.arc_sources()[arc])}, {int(G.columns[arc])}) has weight "
-            f"{G.weights[arc].item()}: "
-            "weighted betweenness needs positive weights (with zero weights NetworkX's "
-            "path counts depend on its heap order)")
+    G.check_weights("weighted betweenness needs positive weights (with zero weights "
+                    "NetworkX's path counts depend on its heap order)", positive=True)
 
 
 def betweenness_centrality(

@@ -105,18 +105,6 @@ def _check_numbers(alpha, max_iter, tol) -> None:
         raise ValueError(f"max_iter={max_iter!r} must be an integer >= 0")
 
 
-def _check_weights(G: fr.Graph) -> None:
-    """ValueError naming the first arc of negative weight, if there is one."""
-    if G.weights is None or G.weights.dtype.kind == "u":
-        return
-    negative = G.xp.flatnonzero(G.weights < 0)
-    if len(negative):
-        arc = int(negative[0])
-        raise ValueError(f"edge ({int(G.arc_sources()[arc])}, {int(G.columns[arc])}) has "
-                         f"weight {G.weights[arc].item()}: pagerank needs non-negative weights "
-                         "(or weight=None)")
-
-
 def _distribution(G: fr.Graph, values: Mapping | None, name: str):
     """``values`` (keyed by vertex id, or by label if ``G`` has labels) as a
     host vector normalized to sum 1; for ``None`` the uniform value ``1/n``
@@ -226,7 +214,7 @@ def pagerank(
     _check_numbers(alpha, max_iter, tol)
     weighted = weight is not None and G.is_weighted
     if weighted:
-        _check_weights(G)
+        G.check_weights("pagerank needs non-negative weights (or weight=None)")
     teleport = _distribution(G, personalization, "personalization")
     dangling_weights = teleport if dangling is None else _distribution(G, dangling, "dangling")
     start = _distribution(G, nstart, "nstart")

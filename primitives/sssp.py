@@ -105,18 +105,6 @@ def _check_delta(delta) -> float:
     return value
 
 
-def _check_non_negative(graph: fr.Graph) -> None:
-    """ValueError naming the first arc of negative weight, if there is one."""
-    if graph.weights is None or graph.weights.dtype.kind == "u":
-        return
-    negative = graph.xp.flatnonzero(graph.weights < 0)
-    if len(negative):
-        arc = int(negative[0])
-        tail, head = int(graph.arc_sources()[arc]), int(graph.columns[arc])
-        raise ValueError(f"edge ({tail}, {head}) has weight {graph.weights[arc].item()}: "
-                         "sssp needs non-negative weights")
-
-
 def sssp(G: fr.Graph, source: int = 0, *, delta: float | None = None,
          **options) -> SSSPResult:
     """Shortest path lengths from ``source`` (non-negative weights).
@@ -162,6 +150,6 @@ def sssp(G: fr.Graph, source: int = 0, *, delta: float | None = None,
     >>> r.distance.tolist(), r.predecessor.tolist()
     ([0.0, 4.0, 1.0], [-1, 0, 0])
     """
-    _check_non_negative(G)
+    G.check_weights("sssp needs non-negative weights")
     delta = _default_delta(G) if delta is None else _check_delta(delta)
     return fr.enact(SSSP, G, source=source, delta=delta, **options)
