@@ -87,6 +87,11 @@ def connected_components(G: fr.Graph, **options) -> CCResult:
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).
 
+    NetworkX's ``connected_components`` yields one set of vertices per
+    component; this returns a label per vertex, which holds the same
+    information in one array (the NetworkX backend, ``backend="frontier"``,
+    gives NetworkX's form).
+
     Returns
     -------
     CCResult
