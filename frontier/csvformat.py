@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .textformats import Text, _is_number_text, _is_space, _relabel, check_int64
+from .textformats import Text, _is_space, _relabel, check_int64, number_dtype
 
 _QUOTE = ord('"')
 
@@ -132,14 +132,10 @@ class _Fields:
         inside &= text.chars != _QUOTE
         np.copyto(clean[:-1], text.chars, where=inside)
         self._one_token_per_field(clean, begin, end, len(columns), what)
-        bad = np.flatnonzero(~_is_number_text(clean, b"+-"))
-        if real is None:
-            real = bool(len(bad)) and bool(_is_number_text(clean[bad], b".eE").all())
-        if real:
-            bad = bad[~_is_number_text(clean[bad], b"+-.eE")]
-        if len(bad):
-            self._fail_at(bad[0], what)
-        dtype = np.float64 if real else np.int64
+        dtype, bad = number_dtype(clean, real)
+        real = dtype == np.float64
+        if bad is not None:
+            self._fail_at(bad, what)
         shape = (len(lines), len(columns))
         try:
             values = np.fromstring(clean, dtype=dtype, sep=" ") if len(lines) else \

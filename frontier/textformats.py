@@ -30,6 +30,19 @@ def _is_number_text(chars, extra: bytes):
     return allowed
 
 
+def number_dtype(clean, real: bool | None):
+    """int64 or float64 for the numbers in ``clean`` (space-separated
+    characters), and the position of the first character that fits neither
+    (None if all fit). ``real=None`` decides: float64 when some number has
+    a point or an exponent."""
+    bad = np.flatnonzero(~_is_number_text(clean, b"+-"))
+    if real is None:
+        real = bool(len(bad)) and bool(_is_number_text(clean[bad], b".eE").all())
+    if real:
+        bad = bad[~_is_number_text(clean[bad], b"+-.eE")]
+    return (np.float64 if real else np.int64), (int(bad[0]) if len(bad) else None)
+
+
 class Text:
     """A text file split into lines and whitespace-separated tokens (vectorized).
 
@@ -100,14 +113,10 @@ class Text:
         _blank(clean, self.head[other], self.line_end[other])
         if skip_head:
             clean[self.head[lines]] = ord(" ")
-        bad = np.flatnonzero(~_is_number_text(clean, b"+-"))
-        if real is None:
-            real = bool(len(bad)) and bool(_is_number_text(clean[bad], b".eE").all())
-        if real:
-            bad = bad[~_is_number_text(clean[bad], b"+-.eE")]
-        if len(bad):
-            self.expect(np.searchsorted(self.line_start, bad[0], side="right") - 1, what)
-        dtype = np.float64 if real else np.int64
+        dtype, bad = number_dtype(clean, real)
+        real = dtype == np.float64
+        if bad is not None:
+            self.expect(np.searchsorted(self.line_start, bad, side="right") - 1, what)
         if not len(lines):
             return np.zeros((0, ncols), dtype=dtype), lines, real
         try:
