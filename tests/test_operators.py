@@ -379,3 +379,50 @@ def test_filter_and_compute_name_a_non_frontier_argument():
         fr.filter([0, 1])
     with pytest.raises(TypeError, match="compute takes a Frontier, got list"):
         fr.compute([0, 1], lambda ids: ids)
+
+
+@with_device  # its settings let the monkeypatch fixture serve every example
+@given(edges=edge_lists(), data=st.data())
+def test_cpu_claim_pull_fast_path_equals_the_general_path(edges, data, monkeypatch):
+    """The early-exit pull of the built-in claim (frontier/operators/host_pull.py)
+    claims what the general path claims, each from an in-neighbour in the frontier."""
+    import importlib
+
+    # the module (frontier.operators.advance is also the name of the function)
+    advance_module = importlib.import_module("frontier.operators.advance")
+
+    G = edges.graph("cpu")
+    n = G.num_vertices
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    among = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    start = np.where(np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n))),
+                     -1, 3).astype(np.int32)
+    results = []
+    for fast in (True, False):
+        monkeypatch.setattr(advance_module, "_host_claim_fits", lambda functor, f=fast: f)
+        labels, predecessor = start.copy(), np.full(n, -1, dtype=np.int64)
+        out = fr.advance(G, fr.Frontier.from_mask(active),
+                         fr.functors.ClaimUnvisited(labels, 7, predecessor), direction="pull",
+                         among=fr.Frontier.from_mask(among))
+        results.append((np.sort(out.ids), labels, predecessor))
+    (fast_ids, fast_labels, fast_parent), (ids, labels, _) = results
+    np.testing.assert_array_equal(fast_ids, ids)
+    np.testing.assert_array_equal(fast_labels, labels)
+    src, dst, _ = G.edges()
+    arcs = set(zip(src.tolist(), dst.tolist()))
+    for v in fast_ids.tolist():
+        assert active[fast_parent[v]] and (int(fast_parent[v]), v) in arcs
+
+
+def test_cpu_claim_pull_finds_a_parent_past_the_rounds():
+    # vertex 0 has in-neighbours 1..20; only 15 and 18 are in the frontier
+    G = fr.Graph.from_edges(np.arange(1, 21), np.zeros(20, dtype=np.int64), num_vertices=21,
+                            directed=True, device="cpu")
+    active = np.zeros(21, dtype=bool)
+    active[[15, 18]] = True
+    labels, predecessor = np.full(21, -1, dtype=np.int32), np.full(21, -1, dtype=np.int64)
+    labels[1:] = 0
+    out = fr.advance(G, fr.Frontier.from_mask(active),
+                     fr.functors.ClaimUnvisited(labels, 1, predecessor), direction="pull")
+    assert out.ids.tolist() == [0] and labels[0] == 1
+    assert predecessor[0] == 15  # the first frontier in-neighbour in in-edge order

@@ -78,10 +78,24 @@ def advance(
         result = fused_advance(graph, frontier, functor, direction, among)
         if result is not None:
             return result
+    elif direction == "pull" and _host_claim_fits(functor):
+        from .host_pull import claim_pull
+
+        candidates = None if among is None else as_frontier(among, graph.num_vertices,
+                                                            graph.device)
+        return claim_pull(graph, frontier, functor, candidates)
     if direction == "push":
         return _push(graph, frontier, functor, chunk_edges)
     candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)
     return _pull(graph, frontier, functor, candidates, chunk_edges)
+
+
+def _host_claim_fits(functor) -> bool:
+    """A built-in claim the CPU pull fast path takes (labels compared with
+    ``unset``; parents stored as slots, so not on a part of a larger graph)."""
+    return getattr(functor, "fused", None) == "claim_unvisited" \
+        and getattr(functor, "vertex_slots", None) is None \
+        and functor.unset == functor.unset  # not NaN
 
 
 def _call(functor, src, dst, edge, weights):
