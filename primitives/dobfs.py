@@ -6,16 +6,28 @@ frontier is large, the work flips: every unvisited vertex pulls, looking over
 its in-edges for a parent in the frontier, which costs less than pushing over
 the many edges that lead back into visited territory.
 
-Before each iteration the switch rule of Gunrock's multi-GPU DOBFS compares a
-forecast of the work each direction would do, with ``Q`` the frontier, ``U``
-the unvisited and ``P`` the visited vertices (frontier included), all
-counted over the whole graph::
+Before each iteration a switch rule compares the work each direction would
+do; every count is over the whole graph. The default, Beamer's rule
+(``rule="beamer"``), counts edges:
+
+    m_f = out-edges of the frontier           what a push walks
+    m_u = in-edges of the unvisited vertices  what a pull walks at most
+
+and switches from push to pull when ``m_f > m_u / alpha``, and from pull
+back to push when the frontier has fewer than ``n / beta`` vertices. It
+pulls on the hub level of a power-law graph, where pushing re-walks most
+edges into visited territory.
+
+``rule="gunrock"`` is the rule of Gunrock's multi-GPU DOBFS, with ``Q`` the
+frontier, ``U`` the unvisited and ``P`` the visited vertices (frontier
+included)::
 
     FV = |Q| * |E| / |V|        edges a push would walk
     BV = |U| * |V| / |P|        edges a pull would walk before finding a parent
 
 A run starts pushing, switches to pull when ``FV > BV * do_a``, and from pull
-returns to push for good when ``FV < BV * do_b``.
+returns to push for good when ``FV < BV * do_b``. On a Kronecker graph it
+keeps the hub level in push (``|P| = 1`` there makes ``BV`` huge).
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ import frontier as fr
 from .bfs import BFS, BFSResult
 
 DIRECTIONS = ("push", "pull")
+RULES = ("beamer", "gunrock")
 
 
 @dataclass
@@ -46,12 +59,20 @@ class DOBFSResult(BFSResult):
 class DOBFS(BFS):
     """BFS's data and first frontier, plus the direction switch."""
 
-    parameters = ("source", "do_a", "do_b", "direction")
+    parameters = ("source", "rule", "alpha", "beta", "do_a", "do_b", "direction")
 
     def setup(self):
         super().setup()
+        self.rule = self.params["rule"]
+        if self.rule not in RULES:
+            raise ValueError(f"rule={self.rule!r}: expected one of {RULES}")
+        self.alpha = _check_factor("alpha", self.params["alpha"])
+        self.beta = _check_factor("beta", self.params["beta"])
         self.do_a = _check_factor("do_a", self.params["do_a"])
         self.do_b = _check_factor("do_b", self.params["do_b"])
+        self.out_degree = self.graph.out_degree()
+        self.in_degree = self.graph.in_degree()
+        self.unexplored_edges = self.num_arcs  # m_u: in-edges of unvisited vertices
         self.forced = self.params["direction"]
         if self.forced is not None and self.forced not in DIRECTIONS:
             raise ValueError(f"direction={self.forced!r}: expected None, 'push' or 'pull'")
@@ -70,7 +91,13 @@ class DOBFS(BFS):
             self.unvisited[frontier.ids] = False
         level_size = self.reduce(frontier.size)
         self.num_visited += level_size
-        direction = self.forced or self.choose_direction(level_size)
+        if self.rule == "beamer":
+            ids = frontier.ids
+            frontier_edges = self.reduce(int(self.out_degree[ids].sum()))
+            self.unexplored_edges -= self.reduce(int(self.in_degree[ids].sum()))
+            direction = self.forced or self.beamer_direction(level_size, frontier_edges)
+        else:
+            direction = self.forced or self.choose_direction(level_size)
         self.directions.append(direction)
         visit = fr.functors.ClaimUnvisited(self.depth, iteration + 1, self.predecessor)
         if direction == "push":
@@ -81,8 +108,17 @@ class DOBFS(BFS):
         candidates = fr.Frontier.from_mask(self.unvisited)
         return fr.advance(self.graph, level, visit, direction="pull", among=candidates)
 
+    def beamer_direction(self, frontier_size: int, frontier_edges: int) -> str:
+        """Beamer's rule (module docstring)."""
+        # Products, not quotients: alpha or beta may be 0.
+        if self.direction == "push" and frontier_edges * self.alpha > self.unexplored_edges:
+            self.direction = "pull"
+        elif self.direction == "pull" and frontier_size * self.beta < self.num_vertices:
+            self.direction = "push"
+        return self.direction
+
     def choose_direction(self, frontier_size: int) -> str:
-        """The switch rule (module docstring): push, then at most one pull phase."""
+        """Gunrock's rule (module docstring): push, then at most one pull phase."""
         n, arcs = self.num_vertices, self.num_arcs
         forward = frontier_size * arcs / n
         backward = (n - self.num_visited) * n / self.num_visited
@@ -109,7 +145,8 @@ def _check_factor(name: str, value) -> float:
     return factor
 
 
-def dobfs(G: fr.Graph, source: int = 0, *, do_a: float = 0.1, do_b: float = 0.2,
+def dobfs(G: fr.Graph, source: int = 0, *, rule: str = "beamer", alpha: float = 14.0,
+          beta: float = 24.0, do_a: float = 0.1, do_b: float = 0.2,
           direction: str | None = None, **options) -> DOBFSResult:
     """Direction-optimizing breadth-first search from ``source``.
 
@@ -122,11 +159,16 @@ def dobfs(G: fr.Graph, source: int = 0, *, do_a: float = 0.1, do_b: float = 0.2,
         Directed or undirected; pull walks in-edges (``G.in_edges()``).
     source : int
         The start vertex.
+    rule : ``"beamer"`` or ``"gunrock"``
+        The switch rule (see the module docstring).
+    alpha, beta : float
+        Beamer's rule: pull when ``m_f > m_u / alpha``, push again when the
+        frontier has fewer than ``n / beta`` vertices (Beamer et al.'s 14, 24).
     do_a : float
-        Switch from push to pull when ``FV > BV * do_a`` (see the module
-        docstring). Larger values pull later; 0 pulls from the start.
+        Gunrock's rule: switch from push to pull when ``FV > BV * do_a``.
+        Larger values pull later; 0 pulls from the start.
     do_b : float
-        Switch from pull back to push when ``FV < BV * do_b``.
+        Gunrock's rule: switch from pull back to push when ``FV < BV * do_b``.
     direction : None, ``"push"`` or ``"pull"``
         ``None`` chooses per iteration; a name forces that direction.
     **options
@@ -142,8 +184,9 @@ def dobfs(G: fr.Graph, source: int = 0, *, do_a: float = 0.1, do_b: float = 0.2,
     Raises
     ------
     ValueError
-        If ``source`` is not a vertex of ``G``, ``do_a`` or ``do_b`` is not a
-        finite number >= 0, or ``direction`` is not one of the above.
+        If ``source`` is not a vertex of ``G``, ``alpha``, ``beta``, ``do_a``
+        or ``do_b`` is not a finite number >= 0, or ``rule`` or ``direction``
+        is not one of the above.
 
     Examples
     --------
@@ -161,5 +204,5 @@ def dobfs(G: fr.Graph, source: int = 0, *, do_a: float = 0.1, do_b: float = 0.2,
     search", SC 2012. Y. Pan, Y. Wang, Y. Wu, C. Yang, J. D. Owens,
     "Multi-GPU graph analytics", IPDPS 2017 (the switch rule).
     """
-    return fr.enact(DOBFS, G, source=source, do_a=do_a, do_b=do_b, direction=direction,
-                    **options)
+    return fr.enact(DOBFS, G, source=source, rule=rule, alpha=alpha, beta=beta, do_a=do_a,
+                    do_b=do_b, direction=direction, **options)

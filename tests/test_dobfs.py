@@ -71,12 +71,32 @@ def test_switch_rule_pushes_then_pulls_then_pushes():
     src, dst = np.array(hub_edges + leaf_edges).T
     G = fr.Graph.from_edges(src, dst, device="cpu")
     assert dobfs(G, 0, direction="push").directions == ("push",) * 3
+    gunrock = {"rule": "gunrock"}
     # With do_a = 0 the first level already pulls; a huge do_a never pulls.
-    assert dobfs(G, 0, do_a=0.0).directions[0] == "pull"
-    assert set(dobfs(G, 0, do_a=1e9).directions) == {"push"}
+    assert dobfs(G, 0, do_a=0.0, **gunrock).directions[0] == "pull"
+    assert set(dobfs(G, 0, do_a=1e9, **gunrock).directions) == {"push"}
     # do_b = 0 never leaves pull once there; a huge do_b leaves at once.
-    assert dobfs(G, 0, do_a=0.0, do_b=0.0).directions == ("pull",) * 3
-    assert dobfs(G, 0, do_a=0.0, do_b=1e9).directions == ("pull", "push", "push")
+    assert dobfs(G, 0, do_a=0.0, do_b=0.0, **gunrock).directions == ("pull",) * 3
+    assert dobfs(G, 0, do_a=0.0, do_b=1e9, **gunrock).directions == ("pull", "push", "push")
+
+
+def test_beamer_rule_counts_edges():
+    # The same star of stars: the hub's frontier edges (40) against the
+    # unvisited vertices' in-edges decide; alpha scales the threshold.
+    hub_edges = [(0, i) for i in range(1, 41)]
+    leaf_edges = [(i, 40 + 3 * i + k) for i in range(1, 41) for k in range(3)]
+    src, dst = np.array(hub_edges + leaf_edges).T
+    G = fr.Graph.from_edges(src, dst, device="cpu")
+    # m_f = 40 out-edges of the hub, m_u = 2 * 160 - 40 = 280 in-edges left:
+    # pull at once when 40 > 280 / alpha, i.e. alpha > 7.
+    assert dobfs(G, 0, alpha=8.0).directions[0] == "pull"
+    assert dobfs(G, 0, alpha=6.0).directions[0] == "push"
+    # A huge beta never returns to push; beta = 0 returns at once.
+    assert dobfs(G, 0, alpha=1e9, beta=1e9).directions == ("pull",) * 3
+    assert dobfs(G, 0, alpha=1e9, beta=0.0).directions[:2] == ("pull", "push")
+    expected = bfs(G, 0).depth
+    for options in ({"alpha": 8.0}, {"alpha": 6.0}, {"rule": "gunrock"}):
+        np.testing.assert_array_equal(dobfs(G, 0, **options).depth, expected)
 
 
 def test_unreachable_and_single_vertex():
@@ -103,6 +123,8 @@ def test_to_numpy_keeps_directions():
     ({"do_a": -1}, "do_a=-1 must be a finite number >= 0"),
     ({"do_b": float("nan")}, "do_b=nan must be a finite number >= 0"),
     ({"do_a": "often"}, "do_a='often' must be a number"),
+    ({"rule": "newton"}, "rule='newton'"),
+    ({"alpha": -1}, "alpha=-1 must be a finite number >= 0"),
 ])
 def test_bad_input(kwargs, message):
     G = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
