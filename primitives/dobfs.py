@@ -14,7 +14,8 @@ do; every count is over the whole graph. The default, Beamer's rule
     m_u = in-edges of the unvisited vertices  what a pull walks at most
 
 and switches from push to pull when ``m_f > m_u / alpha``, and from pull
-back to push when the frontier has fewer than ``n / beta`` vertices. It
+back to push for good when the frontier has fewer than ``n / beta``
+vertices. It
 pulls on the hub level of a power-law graph, where pushing re-walks most
 edges into visited territory.
 
@@ -110,9 +111,11 @@ class DOBFS(BFS):
 
     def beamer_direction(self, frontier_size: int, frontier_edges: int) -> str:
         """Beamer's rule (module docstring)."""
-        # Products, not quotients: alpha or beta may be 0.
-        if self.direction == "push" and frontier_edges * self.alpha > self.unexplored_edges:
-            self.direction = "pull"
+        # Products, not quotients: alpha or beta may be 0. One pull phase: a
+        # tail of small levels pulls no cheaper than it pushes.
+        if self.direction == "push" and not self.has_pulled \
+                and frontier_edges * self.alpha > self.unexplored_edges:
+            self.direction, self.has_pulled = "pull", True
         elif self.direction == "pull" and frontier_size * self.beta < self.num_vertices:
             self.direction = "push"
         return self.direction
