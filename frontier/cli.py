@@ -66,6 +66,15 @@ def _reached_edges(graph, result) -> int | None:
     return traversed_edges(graph, graph.device.asarray(reached))
 
 
+def host_peak_bytes() -> int:
+    """The largest resident memory this process has had (bytes): the host's
+    share of loading or generating a graph and running on it."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak) * (1 if sys.platform == "darwin" else 1024)  # macOS counts bytes
+
+
 def run_command(args) -> int:
     """``frontier run``. With ``--devices mpi`` it runs on every rank of an MPI
     job: rank 0 reports, the others stay quiet, and an error on any rank
@@ -119,6 +128,7 @@ def _run(args, comm) -> int:
         "iterations": result.iterations,
         "load_s": round(load_s, 3),
         "time_ms": round(result.elapsed_s * 1e3, 3),
+        "host_peak_bytes": host_peak_bytes(),
     }
     if edges is not None and result.elapsed_s > 0:
         summary["teps"] = edges / result.elapsed_s

@@ -91,6 +91,7 @@ def test_run_output_is_written_atomically(files, capsys):
                  "--quiet"])
     summary = json.loads(capsys.readouterr().out)
     assert code == 0 and summary["output"] == str(target)
+    assert summary["host_peak_bytes"] > 2**20  # this process's peak resident memory
     with np.load(target) as result:
         assert {"depth", "predecessor"} <= set(result.files) and result["depth"][0] == 0
     assert sorted(p.name for p in files.iterdir()) == sorted(
