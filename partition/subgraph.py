@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from frontier.device import Device
 from frontier.graph import Graph
 from frontier.slots import SlotTable
 
@@ -98,27 +99,43 @@ def _arcs_of(graph: Graph, owner, src, dst, part: int):
 
 
 def _remote_ends(owner, src, dst, part: int):
-    ends = np.concatenate([src, dst])
-    return np.unique(ends[owner[ends] != part])
+    """The distinct vertices not owned by ``part`` among the arcs' ends,
+    increasing (a bitmap: cheaper than sorting or hashing the ends)."""
+    seen = np.zeros(len(owner), dtype=bool)
+    seen[src] = True
+    seen[dst] = True
+    seen &= owner != part
+    return np.flatnonzero(seen)
 
 
-def _sub_graph(graph: Graph, src, dst, weights, num_slots: int, slots=None) -> Graph:
-    sub = Graph.from_edges(src, dst, weights, num_slots, directed=True,
-                           vertex_dtype=graph.columns.dtype, device="cpu")
-    sub.directed = graph.directed
-    if not graph.directed:
-        loops = int(np.count_nonzero(src == dst))
-        sub.num_edges = (sub.num_arcs + loops) // 2
-    sub._simple = graph._simple
-    sub.vertex_slots = slots
-    return sub
+def _sub_graph(graph: Graph, src, dst, weights, num_slots: int, slots=None, *,
+               in_order: bool = False) -> Graph:
+    """The CSR of the arcs ``src -> dst`` over ``num_slots`` vertices.
+    ``in_order``: the arcs are already sorted by (source, destination), as a
+    subsequence of the graph's own CSR is, so no sort is needed."""
+    if not in_order:
+        width = max(num_slots, 1)
+        key = src * width + dst
+        if weights is None:  # identical parallel arcs: any order, sort in place
+            key.sort()
+            src, dst = key // width, key % width
+        else:  # stable: parallel arcs keep their (lightest first) order
+            order = np.argsort(key, kind="stable")
+            src, dst, weights = src[order], dst[order], weights[order]
+    offsets = np.zeros(num_slots + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=num_slots), out=offsets[1:])
+    num_arcs = len(dst)
+    num_edges = num_arcs if graph.directed else \
+        (num_arcs + int(np.count_nonzero(src == dst))) // 2
+    return Graph(offsets, dst.astype(graph.columns.dtype), weights, graph.directed,
+                 Device("cpu", 0), num_edges, _simple=graph._simple, vertex_slots=slots)
 
 
 def _shared_ids_part(graph, owner, src, dst, weights, part, keep, owned, num_parts) -> Part:
     """A part of ``duplication="all"``: every vertex has its own id as slot,
     and every peer keeps a copy of every owned vertex."""
     sub = _sub_graph(graph, src[keep], dst[keep], None if weights is None else weights[keep],
-                     graph.num_vertices)
+                     graph.num_vertices, in_order=True)
     mirrors = {peer: (owned, owned) for peer in range(num_parts) if peer != part}
     return Part(part, sub, owned, owned, owner.copy(), None, mirrors)
 
