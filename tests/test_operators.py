@@ -426,3 +426,36 @@ def test_cpu_claim_pull_finds_a_parent_past_the_rounds():
                      fr.functors.ClaimUnvisited(labels, 1, predecessor), direction="pull")
     assert out.ids.tolist() == [0] and labels[0] == 1
     assert predecessor[0] == 15  # the first frontier in-neighbour in in-edge order
+
+
+@with_device  # its settings let the monkeypatch fixture serve every example
+@given(edges=edge_lists(), data=st.data())
+def test_cpu_claim_push_fast_path_equals_the_general_path(edges, data, monkeypatch):
+    """The push of the built-in claim on the CPU (frontier/operators/host_push.py)
+    claims what the general path claims, each from an in-neighbour in the frontier,
+    with frontiers that repeat vertices."""
+    import importlib
+
+    advance_module = importlib.import_module("frontier.operators.advance")
+    G = edges.graph("cpu")
+    n = G.num_vertices
+    frontier_ids = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=2 * n)),
+                            dtype=np.int64)
+    start = np.where(np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n))),
+                     -1, 3).astype(np.int32)
+    results = []
+    for fast in (True, False):
+        monkeypatch.setattr(advance_module, "_host_claim_fits", lambda functor, f=fast: f)
+        labels, predecessor = start.copy(), np.full(n, -1, dtype=np.int64)
+        out = fr.advance(G, fr.Frontier.from_ids(frontier_ids, n),
+                         fr.functors.ClaimUnvisited(labels, 7, predecessor))
+        results.append((np.sort(out.ids), labels, predecessor))
+    (fast_ids, fast_labels, fast_parent), (ids, labels, _) = results
+    np.testing.assert_array_equal(fast_ids, ids)
+    np.testing.assert_array_equal(fast_labels, labels)
+    assert len(np.unique(fast_ids)) == len(fast_ids)
+    src, dst, _ = G.edges()
+    arcs = set(zip(src.tolist(), dst.tolist()))
+    members = set(frontier_ids.tolist())
+    for v in fast_ids.tolist():
+        assert fast_parent[v] in members and (int(fast_parent[v]), v) in arcs

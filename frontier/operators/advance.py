@@ -78,12 +78,19 @@ def advance(
         result = fused_advance(graph, frontier, functor, direction, among)
         if result is not None:
             return result
-    elif direction == "pull" and _host_claim_fits(functor):
-        from .host_pull import claim_pull
+    elif _host_claim_fits(functor):
+        if direction == "pull":
+            from .host_pull import claim_pull
 
-        candidates = None if among is None else as_frontier(among, graph.num_vertices,
-                                                            graph.device)
-        return claim_pull(graph, frontier, functor, candidates)
+            candidates = None if among is None else as_frontier(among, graph.num_vertices,
+                                                                graph.device)
+            return claim_pull(graph, frontier, functor, candidates)
+        if functor.labels.dtype.kind == "i" and functor.unset == -1:
+            from .host_push import claim_push
+
+            result = claim_push(graph, frontier, functor)
+            if result is not None:
+                return result
     if direction == "push":
         return _push(graph, frontier, functor, chunk_edges)
     candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)
@@ -91,8 +98,9 @@ def advance(
 
 
 def _host_claim_fits(functor) -> bool:
-    """A built-in claim the CPU pull fast path takes (labels compared with
-    ``unset``; parents stored as slots, so not on a part of a larger graph)."""
+    """A built-in claim the CPU fast paths take (host_pull, host_push): labels
+    compared with ``unset``; parents stored as slots, so not on a part of a
+    larger graph."""
     return getattr(functor, "fused", None) == "claim_unvisited" \
         and getattr(functor, "vertex_slots", None) is None \
         and functor.unset == functor.unset  # not NaN
