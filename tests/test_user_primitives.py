@@ -48,3 +48,18 @@ def test_min_label_finds_components(options, edges):
     for component in nx.connected_components(edges.networkx()):
         expected[list(component)] = min(component)
     np.testing.assert_array_equal(r.labels, expected)
+
+
+class MinLabelWithFunction(example.MinLabel):
+    """The example's min-label propagation with a user combiner: a vectorized,
+    idempotent function (frontier/communicate.py) instead of "min"."""
+
+    communicate = {"labels": np.minimum}
+
+
+@pytest.mark.parametrize("options", STRATEGIES[1:], ids=IDS[1:])
+@given(edges=edge_lists(directed=False, max_vertices=30, max_edges=80, weighted=False))
+def test_function_combiner_merges_like_min(options, edges):
+    expected = fr.enact(example.MinLabel, edges.graph()).labels
+    r = fr.enact(MinLabelWithFunction, edges.graph(), **options)
+    np.testing.assert_array_equal(r.labels, expected)
