@@ -85,12 +85,9 @@ def advance(
             candidates = None if among is None else as_frontier(among, graph.num_vertices,
                                                                 graph.device)
             return claim_pull(graph, frontier, functor, candidates)
-        if functor.labels.dtype.kind == "i" and functor.unset == -1:
-            from .host_push import claim_push
+        from .host_push import claim_push
 
-            result = claim_push(graph, frontier, functor)
-            if result is not None:
-                return result
+        return claim_push(graph, frontier, functor)
     if direction == "push":
         return _push(graph, frontier, functor, chunk_edges)
     candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)

@@ -33,6 +33,27 @@ def first_occurrence(ids):
     return mask
 
 
+def claim_positions(labels, ids, unset=-1):
+    """The positions in ``ids`` that win a claim: one entry per distinct
+    vertex whose label is ``unset``, none for the others. The labels of the
+    winners' vertices are left scribbled (tickets): the caller writes them.
+    """
+    xp = array_namespace(labels)
+    current = labels[ids]
+    # NaN never equals itself, so an unset of NaN needs isnan.
+    candidate = xp.flatnonzero(xp.isnan(current) if unset != unset else current == unset)
+    target = ids[candidate]
+    if len(target) == 0:
+        return candidate
+    if labels.dtype.kind == "i" and unset < 0 and len(ids) < np.iinfo(labels.dtype).max:
+        # Write a distinct negative ticket per entry; the ticket that stays is
+        # the winner (one scatter and one gather instead of a sort).
+        ticket = (-2 - candidate).astype(labels.dtype)
+        labels[target] = ticket
+        return candidate[labels[target] == ticket]
+    return candidate[first_occurrence(target)]
+
+
 def claim(labels, ids, value, unset=-1):
     """Give ``value`` to every vertex in ``ids`` whose label is still ``unset``.
 
@@ -50,21 +71,10 @@ def claim(labels, ids, value, unset=-1):
         call; that entry's ``value`` is the one stored.
     """
     xp = array_namespace(labels)
-    current = labels[ids]
-    # NaN never equals itself, so an unset of NaN needs isnan.
-    candidate = xp.flatnonzero(xp.isnan(current) if unset != unset else current == unset)
-    target = ids[candidate]
+    winner = claim_positions(labels, ids, unset)
     won = xp.zeros(len(ids), dtype=bool)
-    if len(target) == 0:
+    if len(winner) == 0:
         return won
-    if labels.dtype.kind == "i" and unset < 0 and len(ids) < np.iinfo(labels.dtype).max:
-        # Write a distinct negative ticket per entry; the ticket that stays is
-        # the winner (one scatter and one gather instead of a sort).
-        ticket = (-2 - candidate).astype(labels.dtype)
-        labels[target] = ticket
-        winner = candidate[labels[target] == ticket]
-    else:
-        winner = candidate[first_occurrence(target)]
     won[winner] = True
     labels[ids[winner]] = value if np.isscalar(value) or getattr(value, "ndim", 1) == 0 \
         else value[winner]
