@@ -114,8 +114,8 @@ def graph_statistics(G: Graph) -> dict:
     (2, 1, 4, 2)
     """
     n = G.num_vertices
-    offsets, columns = to_numpy(G.offsets), to_numpy(G.columns)
-    rows = np.repeat(np.arange(n, dtype=index_dtype(n)), np.diff(offsets))
+    offsets = to_numpy(G.offsets)
+    rows, columns, _ = G.edges()
     # Arcs are sorted by (row, column): repeats are neighbours in the CSR.
     once = slice(None) if G.directed else rows <= columns
     edge_rows, edge_columns = rows[once], columns[once]

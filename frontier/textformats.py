@@ -15,6 +15,7 @@ import numpy as np
 
 from .graph import _symmetrize
 from .progress import Progress
+from .ranges import concatenated_ranges
 
 
 def _is_space(chars):
@@ -200,11 +201,7 @@ def check_int64(text: Text, values, lines, tokens_of, what: str) -> None:
 
 def _blank(chars, begin, end) -> None:
     """Overwrite ``chars[begin[i]:end[i]]`` with spaces for every i."""
-    lengths = end - begin
-    total = int(lengths.sum())
-    if total:
-        shift = np.repeat(begin - (np.cumsum(lengths) - lengths), lengths)
-        chars[np.arange(total) + shift] = ord(" ")
+    chars[concatenated_ranges(begin, end - begin)] = ord(" ")
 
 
 def matrix_market(text: Text, directed):

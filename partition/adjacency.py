@@ -29,13 +29,12 @@ def gather_neighbours(offsets: np.ndarray, neighbours: np.ndarray,
                       vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The CSR rows of ``vertices``, flattened: ``(row, neighbour)`` where
     ``row`` indexes ``vertices``."""
+    from frontier.ranges import concatenated_ranges
+
     starts = offsets[vertices]
     lengths = offsets[vertices + 1] - starts
     rows = np.repeat(np.arange(len(vertices)), lengths)
-    # Position of each gathered arc: its row's start plus its rank in the row.
-    row_first = np.cumsum(lengths) - lengths
-    positions = np.arange(len(rows)) + np.repeat(starts - row_first, lengths)
-    return rows, neighbours[positions]
+    return rows, neighbours[concatenated_ranges(starts, lengths)]
 
 
 def simple_undirected_adjacency(graph) -> tuple[np.ndarray, np.ndarray]:
@@ -43,12 +42,9 @@ def simple_undirected_adjacency(graph) -> tuple[np.ndarray, np.ndarray]:
     undirected graph: both directions of every edge, no self loops, no
     repeated neighbours (what METIS expects).
     """
-    from frontier.device import to_numpy
-
     n = graph.num_vertices
-    offsets = to_numpy(graph.offsets)
-    dst = to_numpy(graph.columns).astype(np.int64)
-    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets))
+    src, dst, _ = graph.edges()
+    dst = dst.astype(np.int64)
     keep = src != dst
     src, dst = src[keep], dst[keep]
     if graph.directed:

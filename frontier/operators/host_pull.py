@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontier import Frontier
+from ..ranges import concatenated_ranges
 
 # Rounds of one in-edge per candidate before the rest are expanded at once.
 ROUNDS = 8
@@ -51,8 +52,7 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     if len(candidates):  # the rest: all remaining in-edges at once
         degrees = np.maximum(end - position, 0)
         owner = np.repeat(candidates, degrees)
-        edge = np.repeat(position - np.cumsum(degrees) + degrees, degrees) + \
-            np.arange(int(degrees.sum()))
+        edge = concatenated_ranges(position, degrees)
         source = in_edges.sources[edge]
         found = active[source]
         # The first in-edge from the frontier of each vertex: reversed writes,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontier import Frontier
+from ..ranges import concatenated_ranges
 from .updates import claim_positions
 
 
@@ -28,9 +29,7 @@ def claim_push(graph, frontier: Frontier, functor) -> Frontier:
     total = int(ends[-1]) if len(ends) else 0
     if total == 0:
         return Frontier.empty(n, graph.device)
-    # Edge ids of the frontier's out-edges, in list order.
-    edge = np.repeat(first - (ends - degrees), degrees) + np.arange(total)
-    dst = graph.columns[edge]
+    dst = graph.columns[concatenated_ranges(first, degrees)]  # out-edges, in list order
     won = claim_positions(functor.labels, dst, functor.unset)
     claimed = dst[won]
     functor.labels[claimed] = functor.value
