@@ -4,6 +4,11 @@
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
 #     bash benchmarks/run_gpu.sh [tests|bench|all]
+#     bash benchmarks/run_gpu.sh largest SCALE
+# `largest` is the one-GPU memory batch instead: the generator's GPU tests,
+# all six primitives at Kronecker scale 24, then BFS, DOBFS and PageRank at
+# SCALE (28 fits an 80 GB H100, 29 a 141 GB H200), records with peak_bytes,
+# graph_bytes, graph_build_s and host_peak_bytes.
 # Every step has its own time limit; `all` took under 4 minutes on an H200
 # (2026-11-22), well inside those limits.
 # Outputs under $OUT (the GPU machine sets it; default: a new temporary directory):
@@ -50,13 +55,22 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-what=${1:-all}   # tests | bench | all
-if [ "$what" != bench ]; then
+what=${1:-all}   # tests | bench | all | largest
+if [ "$what" = largest ]; then
+    scale=${2:?largest needs a scale}
+    HYPOTHESIS_PROFILE=gpu step generator-tests 120 python -m pytest -m gpu -q \
+        -p no:cacheprovider tests/test_generators.py tests/test_memory.py
+    tail -n 3 "$LOGS/generator-tests.log"
+    bench kronecker-24 200 --kronecker 24 --peers none --roots 4 --repeat 2
+    bench "kronecker-$scale" 420 --kronecker "$scale" --primitives bfs,dobfs,pagerank \
+        --peers none --roots 4 --repeat 2
+elif [ "$what" != bench ]; then
     HYPOTHESIS_PROFILE=gpu step pytest-gpu 400 python -m pytest -m gpu -q -p no:cacheprovider \
         --durations=10
     tail -n 25 "$LOGS/pytest-gpu.log"
 fi
 [ "$what" = tests ] && exit $status
+if [ "$what" != largest ]; then
 
 step bandwidth 60 python benchmarks/bandwidth.py 4
 cat "$LOGS/bandwidth.log"
@@ -69,6 +83,7 @@ bench kronecker-26 120 --kronecker 26 --primitives dobfs,bfs --peers none
 bench kronecker-14 50 --kronecker 14
 # About 8,000 BFS levels from a typical root: one timed run per root.
 bench grid-4096 100 --grid 4096x4096 --primitives bfs --repeat 1
+fi
 
 echo
 shopt -s nullglob

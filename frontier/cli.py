@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from .atomic import write_npz
+from .memory import host_peak_bytes
 
 
 def _primitives() -> dict:
@@ -64,15 +65,6 @@ def _reached_edges(graph, result) -> int | None:
     else:
         return None
     return traversed_edges(graph, graph.device.asarray(reached))
-
-
-def host_peak_bytes() -> int:
-    """The largest resident memory this process has had (bytes): the host's
-    share of loading or generating a graph and running on it."""
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return int(peak) * (1 if sys.platform == "darwin" else 1024)  # macOS counts bytes
 
 
 def run_command(args) -> int:

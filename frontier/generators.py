@@ -1,18 +1,21 @@
 """Synthetic graph generators: Graph500 Kronecker, R-MAT and road-like grids.
 
-Every generator is vectorized and runs on the target device: edge arrays are
-drawn with that device's random generator (``numpy.random.default_rng`` on
-the CPU, ``cupy.random.default_rng`` on a GPU), so the same seed gives the
-same graph on every run on one kind of device, but not the same graph on a
-CPU and a GPU.
+Every generator runs on the target device. Kronecker and R-MAT edges come
+from a counter-based stream (:mod:`frontier.kronecker`): the same seed gives
+the same graph on every device, and the graph is built in chunks
+(:mod:`frontier.build`) without ever holding the whole edge list. Grid
+weights are drawn with the device's random generator.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .build import csr_from_stream
 from .device import get_device
 from .graph import Graph, index_dtype
+from .kronecker import KroneckerStream
+from .memory import device_memory_guard
 from .progress import Progress
 
 #: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
@@ -20,20 +23,22 @@ GRAPH500_A, GRAPH500_B, GRAPH500_C = 0.57, 0.19, 0.19
 
 
 def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float = GRAPH500_A,
-                    b: float = GRAPH500_B, c: float = GRAPH500_C, device=None,
-                    progress: bool = False):
-    """The Graph500 Kronecker edge list, as the specification generates it.
+                    b: float = GRAPH500_B, c: float = GRAPH500_C, start: int = 0,
+                    stop: int | None = None, device=None, progress: bool = False):
+    """The Graph500 Kronecker edge list, or the range ``start:stop`` of it.
 
-    ``M = edgefactor * 2**scale`` edges are drawn. For each of the ``scale``
-    bits of the endpoints, an edge picks a quadrant of the adjacency matrix
-    with probabilities ``A, B, C, D = 1-A-B-C``, exactly as the reference
-    ``kronecker_generator.m`` does::
+    ``M = edgefactor * 2**scale`` edges make the list. For each of the
+    ``scale`` bits of the endpoints, an edge picks a quadrant of the
+    adjacency matrix with probabilities ``A, B, C, D = 1-A-B-C``, as the
+    reference ``kronecker_generator.m`` does::
 
         ii_bit = rand > A + B
         jj_bit = rand > (C / (C + D) if ii_bit else A / (A + B))
 
-    Then the vertex labels are randomly permuted, and so is the edge list.
-    Duplicate edges and self loops are kept.
+    and the vertex labels are permuted at random. Duplicate edges and self
+    loops are kept. Edge ``i`` depends only on ``seed`` and ``i`` (see
+    :mod:`frontier.kronecker`): a range is generated without the edges
+    before it, and a seed gives the same edges on every device.
 
     Parameters
     ----------
@@ -42,9 +47,11 @@ def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float
     edgefactor : int
         Edges per vertex (>= 1).
     seed : int
-        Seed of the device's random generator.
+        The random seed.
     a, b, c : float
         Quadrant probabilities (each in [0, 1], ``a + b + c <= 1``).
+    start, stop : int
+        The range of edges to return (default all ``M``).
     device : str or Device, optional
         Where to generate (default: the default device).
     progress : bool
@@ -58,8 +65,8 @@ def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float
     Raises
     ------
     ValueError
-        On a negative or non-integer ``scale``, ``edgefactor < 1`` or invalid
-        probabilities.
+        On a negative or non-integer ``scale``, ``edgefactor < 1``, invalid
+        probabilities or a range outside ``[0, M]``.
 
     Examples
     --------
@@ -67,16 +74,24 @@ def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float
     >>> src, dst = kronecker_edges(4, edgefactor=8, device="cpu")
     >>> len(src), int(max(src.max(), dst.max())) < 16
     (128, True)
+    >>> tail, _ = kronecker_edges(4, edgefactor=8, start=100, device="cpu")
+    >>> bool((tail == src[100:]).all())
+    True
     """
     scale, edgefactor = _check_size(scale, edgefactor)
     _check_probabilities(a, b, c)
+    m = edgefactor << scale
+    stop = m if stop is None else stop
+    if not (_is_int(start) and _is_int(stop) and 0 <= start <= stop <= m):
+        raise ValueError(f"start={start!r}, stop={stop!r}: need 0 <= start <= stop <= {m}")
     dev = get_device(device)
     reporter = Progress(f"kronecker_edges scale {scale}", progress)
+    reporter.phase("generating")
+    stream = KroneckerStream(scale, m, seed, a, b, c)
     with dev.activate():
-        edges = _kronecker(dev.xp, dev.xp.random.default_rng(seed), scale,
-                           edgefactor << scale, (a, b, c), reporter)
+        src, dst, _ = stream.edges(dev.xp, start, stop)
     reporter.finish()
-    return edges
+    return src, dst
 
 
 def kronecker(scale: int, edgefactor: int = 16, seed: int = 0, *,
@@ -214,65 +229,20 @@ def grid(rows: int, cols: int, *, weights: tuple[int, int] | None = None, seed: 
 
 def _graph(name, scale, edgefactor, probabilities, seed, directed, weights, device,
            progress) -> Graph:
-    """The R-MAT edge list as a graph without duplicates or self loops."""
+    """The R-MAT edge stream as a graph without duplicates or self loops,
+    built in chunks on the device (:func:`frontier.build.csr_from_stream`)."""
     scale, edgefactor = _check_size(scale, edgefactor)
     _check_probabilities(*probabilities)
     low_high = _check_weights(weights)
     dev = get_device(device)
     reporter = Progress(f"{name} scale {scale}", progress)
-    xp = dev.xp
-    with dev.activate():
-        rng = xp.random.default_rng(seed)
-        m = edgefactor << scale
-        src, dst = _kronecker(xp, rng, scale, m, probabilities, reporter)
-        # One weight per input edge: symmetrization then gives both arcs the same one.
-        edge_weights = None if low_high is None else rng.integers(
-            low_high[0], low_high[1], size=m, dtype=np.int32, endpoint=True)
-        reporter.phase("building CSR", total=m, unit="edges")
-        G = Graph.from_edges(src, dst, edge_weights, 1 << scale, directed, deduplicate=True,
-                             remove_self_loops=True, device=dev)
+    # One weight per input edge: both arcs of an edge get the same one.
+    stream = KroneckerStream(scale, edgefactor << scale, seed, *probabilities, weights=low_high)
+    with dev.activate(), device_memory_guard(dev, f"building {name} scale {scale}"):
+        G = csr_from_stream(stream, directed=directed, deduplicate=True,
+                            remove_self_loops=True, device=dev, progress=reporter)
     reporter.finish(f"{G!r}")
     return G
-
-
-def _kronecker(xp, rng, scale: int, m: int, probabilities, reporter):
-    """Graph500 ``kronecker_generator.m``, one bit at a time with reused buffers."""
-    a, b, c = probabilities
-    ab = a + b
-    c_norm = c / (1.0 - ab) if ab < 1.0 else 0.0
-    a_norm = a / ab if ab > 0.0 else 0.0
-    dtype = index_dtype(1 << scale)
-    src = xp.zeros(m, dtype=dtype)
-    dst = xp.zeros(m, dtype=dtype)
-    draw = xp.empty(m, dtype=np.float32)
-    ii_bit = xp.empty(m, dtype=bool)
-    jj_bit = xp.empty(m, dtype=bool)
-    bit = xp.empty(m, dtype=dtype)
-    reporter.phase("drawing bits", total=scale)
-    for level in range(scale):
-        # size= is given because CuPy ignores out= for the shape it draws.
-        rng.random(m, dtype=np.float32, out=draw)
-        xp.greater(draw, ab, out=ii_bit)
-        rng.random(m, dtype=np.float32, out=draw)
-        xp.greater(draw, xp.where(ii_bit, np.float32(c_norm), np.float32(a_norm)), out=jj_bit)
-        for ends, chosen in ((src, ii_bit), (dst, jj_bit)):
-            bit[...] = chosen
-            xp.left_shift(bit, level, out=bit)
-            xp.bitwise_or(ends, bit, out=ends)
-        reporter.update(level + 1)
-    del draw, ii_bit, jj_bit, bit
-    reporter.phase("permuting")
-    labels = _permutation(xp, rng, 1 << scale).astype(dtype)
-    order = _permutation(xp, rng, m)
-    return labels[src[order]], labels[dst[order]]
-
-
-def _permutation(xp, rng, n: int):
-    """A uniform random permutation of ``0..n-1`` on the generator's device."""
-    if hasattr(rng, "permutation"):
-        return rng.permutation(n)
-    # CuPy's Generator has no permutation(): sorting random keys gives one.
-    return xp.argsort(rng.random(n))
 
 
 def _is_int(value) -> bool:

@@ -17,6 +17,8 @@ from .device import Device, get_device, to_numpy
 from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
+#: Arcs a whole-graph pass over the arcs takes at a time (a few int64 each).
+ARC_BATCH = 1 << 26
 
 
 def index_dtype(count: int):
@@ -230,14 +232,23 @@ class Graph:
         loop counting twice for undirected ones."""
         if self.directed:
             return self.out_degree() + self.in_degree()
-        loops = self.columns == self.arc_sources()
-        loop_count = self.xp.bincount(self.columns[loops], minlength=self.num_vertices)
-        return self.out_degree() + loop_count
+        degree = self.out_degree()
+        if self._simple:
+            return degree  # no self loops
+        for begin in range(0, self.num_arcs, ARC_BATCH):
+            end = min(begin + ARC_BATCH, self.num_arcs)
+            heads = self.columns[begin:end]
+            loops = heads[heads == self.arc_sources(begin, end)]
+            degree += self.xp.bincount(loops, minlength=self.num_vertices)
+        return degree
 
-    def arc_sources(self):
-        """The source vertex of every stored arc, aligned with ``columns`` (a
-        device array; ``columns`` holds the destinations)."""
-        return _row_ids(self.xp, self.offsets, self.num_arcs)
+    def arc_sources(self, start: int = 0, stop: int | None = None):
+        """The source vertex of every stored arc (or of arcs ``start:stop``),
+        aligned with ``columns`` (a device array of int64; ``columns`` holds
+        the destinations)."""
+        stop = self.num_arcs if stop is None else stop
+        return self.xp.searchsorted(self.offsets[1:], self.xp.arange(start, stop),
+                                    side="right")
 
     def is_simple(self) -> bool:
         """True if the graph has no self loops and no parallel arcs (known from
@@ -303,7 +314,7 @@ class Graph:
         arrays = [self.offsets, self.columns, self.weights]
         if self._in_edges is not None and self.directed:
             arrays += [self._in_edges.offsets, self._in_edges.sources, self._in_edges.edge_ids]
-        return int(sum(a.nbytes for a in arrays if a is not None))
+        return int(sum(_allocated_bytes(a) for a in arrays if a is not None))
 
     # conversion ----------------------------------------------------------------------
 
@@ -372,6 +383,17 @@ class Graph:
 
 
 # helpers -----------------------------------------------------------------------------
+
+
+def _allocated_bytes(array) -> int:
+    """Bytes of the device allocation behind ``array``: a GPU array that is a
+    view of a longer buffer (a graph built in chunks may keep one) counts the
+    whole buffer. Host arrays count their own bytes (a memory-mapped file's
+    pages are the operating system's)."""
+    base = getattr(array, "base", None)
+    if base is not None and not isinstance(array, np.ndarray):
+        return max(int(array.nbytes), int(base.nbytes))
+    return int(array.nbytes)
 
 
 def _check_endpoints(src, dst) -> None:

@@ -61,13 +61,15 @@ def memory_limit(limit: int | str | None = None) -> int | None:
 
 
 def free_bytes(device: Device) -> int | None:
-    """Free memory of ``device`` (a GPU's free memory, the host's available
-    memory for a CPU device; ``None`` where it cannot be read)."""
+    """Free memory of ``device`` (a GPU's free memory plus the blocks CuPy's
+    pool holds unused, the host's available memory for a CPU device; ``None``
+    where it cannot be read)."""
     if device.is_gpu:
         import cupy
 
         with cupy.cuda.Device(device.index):
-            return int(cupy.cuda.runtime.memGetInfo()[0])
+            return int(cupy.cuda.runtime.memGetInfo()[0]
+                       + cupy.get_default_memory_pool().free_bytes())
     try:
         with open("/proc/meminfo") as meminfo:
             for line in meminfo:
@@ -92,6 +94,16 @@ def check_fits(device: Device, needed: int, what: str, limit: int | None) -> Non
     raise DeviceMemoryError(
         f"{what} does not fit on {device.describe()}: needs {_gib(needed)} "
         f"({needed} bytes){limit_text}, {free_text}; {_ADVICE}")
+
+
+def host_peak_bytes() -> int:
+    """The largest resident memory this process has had (bytes): the host's
+    share of loading or generating a graph and running on it."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak) * (1 if sys.platform == "darwin" else 1024)  # macOS counts bytes
 
 
 def array_bytes(holder) -> int:

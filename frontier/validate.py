@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from .graph import Graph
+from .graph import ARC_BATCH, Graph
 
 CHECKS = {1: "tree", 2: "tree levels", 3: "edge levels", 4: "spanning",
           5: "tree edges exist"}
@@ -35,7 +35,10 @@ class BFSValidationError(ValueError):
         super().__init__(f"check {check} ({CHECKS[check]}) fails at vertex {vertex}: {detail}")
 
 
-def graph500_bfs(G: Graph, source: int, depth, predecessor) -> None:
+
+
+def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
+                 arc_batch: int = ARC_BATCH) -> None:
     """Validate a BFS tree of ``G`` from ``source`` with the Graph500 checks.
 
     Parameters
@@ -46,6 +49,9 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor) -> None:
         The BFS source.
     depth, predecessor : NumPy or CuPy integer arrays of length ``G.num_vertices``
         ``-1`` marks unreached vertices; the source's predecessor is ``-1``.
+    arc_batch : int
+        Arcs examined at a time: the checks' memory is a few vertex arrays
+        plus about 40 bytes per arc of a batch.
 
     Raises
     ------
@@ -76,21 +82,28 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor) -> None:
     _check_tree(xp, source, depth, parent, has_parent, children)
     _fail_at(2, children, depth[children] != depth[parent[children]] + 1,
              "its depth is not its predecessor's depth + 1")
-    # Every stored arc: both directions of an undirected edge.
-    tails = G.arc_sources().astype("int64", copy=False)
-    heads = G.columns.astype("int64")
+    # Every stored arc (both directions of an undirected edge), in batches.
     reached = depth >= 0
-    both = reached[tails] & reached[heads]
-    gap = depth[heads] - depth[tails]
-    too_far = both & ((gap > 1) if G.directed else (xp.abs(gap) > 1))
-    _fail_at(3, tails, too_far, "an edge from it skips a BFS level")
-    _fail_at(4, tails, reached[tails] & ~reached[heads],
-             "it is reached but has an edge to an unreached vertex")
+    for tails, heads in _arcs(G, arc_batch):
+        both = reached[tails] & reached[heads]
+        gap = depth[heads] - depth[tails]
+        too_far = both & ((gap > 1) if G.directed else (xp.abs(gap) > 1))
+        _fail_at(3, tails, too_far, "an edge from it skips a BFS level")
+        _fail_at(4, tails, reached[tails] & ~reached[heads],
+                 "it is reached but has an edge to an unreached vertex")
+        del both, gap, too_far
     in_tree = has_parent.copy()
     in_tree[source] = True
     _fail_at(4, xp.arange(n), reached != in_tree,
              "it has a depth but is not in the tree, or the reverse")
-    _check_tree_edges(xp, n, tails, heads, parent, children)
+    _check_tree_edges(G, parent, children)
+
+
+def _arcs(G: Graph, batch: int):
+    """``(tails, heads)`` int64 arrays of every stored arc, ``batch`` arcs at a time."""
+    for begin in range(0, G.num_arcs, batch):
+        end = min(begin + batch, G.num_arcs)
+        yield G.arc_sources(begin, end), G.columns[begin:end].astype("int64")
 
 
 def _check_tree(xp, source, depth, parent, has_parent, children) -> None:
@@ -110,16 +123,24 @@ def _check_tree(xp, source, depth, parent, has_parent, children) -> None:
              "broken branch)")
 
 
-def _check_tree_edges(xp, n, tails, heads, parent, children) -> None:
-    """Check 5: ``parent[v] -> v`` is an arc, by binary search in the sorted arc keys."""
-    keys = tails * n + heads
-    if len(keys) > 1 and not bool((keys[1:] >= keys[:-1]).all()):
-        keys = xp.sort(keys)
-    wanted = parent[children] * n + children
-    if len(keys):
-        present = keys[xp.minimum(xp.searchsorted(keys, wanted), len(keys) - 1)] == wanted
+def _check_tree_edges(G: Graph, parent, children) -> None:
+    """Check 5: ``parent[v] -> v`` is an arc, by a binary search for ``v`` in
+    the sorted row of ``parent[v]``, all children at once."""
+    xp, offsets, columns = G.xp, G.offsets, G.columns
+    tails, heads = parent[children], children
+    low, high = offsets[tails], offsets[tails + 1]
+    end = high.copy()
+    if len(children) and G.num_arcs:
+        longest = int((high - low).max())
+        for _ in range(longest.bit_length()):
+            mid = (low + high) // 2
+            before = columns[xp.minimum(mid, G.num_arcs - 1)] < heads
+            searching = low < high
+            low = xp.where(searching & before, mid + 1, low)
+            high = xp.where(searching & ~before, mid, high)
+        present = (low < end) & (columns[xp.minimum(low, G.num_arcs - 1)] == heads)
     else:
-        present = xp.zeros(len(wanted), dtype=bool)
+        present = xp.zeros(len(children), dtype=bool)
     _fail_at(5, children, ~present, "the graph has no edge from its predecessor to it")
 
 

@@ -6,6 +6,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import frontier as fr
 from frontier.device import to_numpy
@@ -165,3 +167,111 @@ def test_grid_small_shapes_and_weights(device):
     assert_simple_undirected(W)
     weights = to_numpy(W.weights)
     assert weights.min() >= 3 and weights.max() <= 9 and len(np.unique(weights)) == 7
+
+
+# the counter-based edge stream and the chunked CSR build ---------------------------------
+
+
+def test_edge_ranges_are_slices_of_the_whole_list(device):
+    src, dst = kronecker_edges(9, edgefactor=4, seed=7, device=device)
+    for start, stop in [(0, 1), (5, 700), (1000, 2048), (2048, 2048)]:
+        part_src, part_dst = kronecker_edges(9, edgefactor=4, seed=7, start=start, stop=stop,
+                                             device=device)
+        np.testing.assert_array_equal(to_numpy(part_src), to_numpy(src)[start:stop])
+        np.testing.assert_array_equal(to_numpy(part_dst), to_numpy(dst)[start:stop])
+
+
+@pytest.mark.parametrize("start, stop", [(-1, 3), (3, 2), (0, 2**9 * 4 + 1), (0.5, 3)])
+def test_edge_range_outside_the_list_is_an_error(start, stop):
+    with pytest.raises(ValueError, match="need 0 <= start <= stop <= 2048"):
+        kronecker_edges(9, edgefactor=4, start=start, stop=stop, device="cpu")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("scale, weights", [(0, None), (5, (1, 64)), (17, (-3, 3)), (33, None)])
+def test_gpu_stream_kernel_equals_the_numpy_stream(scale, weights):
+    """The fused CUDA generator computes exactly the NumPy path's integers."""
+    import cupy
+
+    from frontier.kronecker import KroneckerStream
+
+    stream = KroneckerStream(scale, 50_000, seed=scale, a=0.45, b=0.2, c=0.15, weights=weights)
+    for start, stop in [(0, 50_000), (12_345, 20_000)]:
+        on_gpu = stream.edges(cupy, start, stop)
+        on_cpu = stream.edges(np, start, stop)
+        for gpu_array, cpu_array in zip(on_gpu, on_cpu):
+            if cpu_array is None:
+                assert gpu_array is None
+            else:
+                assert gpu_array.dtype == cpu_array.dtype
+                np.testing.assert_array_equal(gpu_array.get(), cpu_array)
+
+
+@pytest.mark.gpu
+def test_same_seed_same_graph_on_cpu_and_gpu():
+    on_cpu = kronecker(10, seed=3, weights=(1, 9), device="cpu")
+    on_gpu = kronecker(10, seed=3, weights=(1, 9), device="cuda:0")
+    for name in ("offsets", "columns", "weights"):
+        np.testing.assert_array_equal(getattr(on_cpu, name), to_numpy(getattr(on_gpu, name)))
+    assert on_cpu.num_edges == on_gpu.num_edges
+
+
+@settings(max_examples=40)
+@given(scale=st.integers(0, 7), edgefactor=st.integers(1, 6), seed=st.integers(0, 99),
+       directed=st.booleans(), weighted=st.booleans(), simple=st.booleans(),
+       chunk_edges=st.integers(1, 300), sort_arcs=st.integers(1, 300))
+def test_chunked_build_equals_from_edges(scale, edgefactor, seed, directed, weighted, simple,
+                                         chunk_edges, sort_arcs):
+    """Chunks and sort batches of any size give Graph.from_edges's arrays."""
+    run_chunked_build_check("cpu", scale, edgefactor, seed, directed, weighted, simple,
+                            chunk_edges, sort_arcs)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed, weighted", itertools.product([False, True], repeat=2))
+def test_chunked_build_on_gpu_equals_from_edges(directed, weighted):
+    run_chunked_build_check("cuda:0", 12, 8, 5, directed, weighted, True, 10_000, 7_000)
+    run_chunked_build_check("cuda:0", 9, 3, 6, directed, weighted, False, 1_000, 100)
+
+
+def run_chunked_build_check(device, scale, edgefactor, seed, directed, weighted, simple,
+                            chunk_edges, sort_arcs):
+    from frontier.build import csr_from_stream
+    from frontier.device import get_device
+    from frontier.kronecker import KroneckerStream
+
+    dev = get_device(device)
+    stream = KroneckerStream(scale, edgefactor << scale, seed,
+                             weights=(1, 4) if weighted else None)
+    built = csr_from_stream(stream, directed=directed, deduplicate=simple,
+                            remove_self_loops=simple, device=dev, chunk_edges=chunk_edges,
+                            sort_arcs=sort_arcs)
+    src, dst, weights = stream.edges(dev.xp, 0, stream.num_edges)
+    expected = fr.Graph.from_edges(src, dst, weights, stream.num_vertices, directed,
+                                   deduplicate=simple, remove_self_loops=simple, device=dev)
+    for name in ("offsets", "columns", "weights"):
+        mine, theirs = getattr(built, name), getattr(expected, name)
+        if theirs is None:
+            assert mine is None
+        else:
+            assert mine.dtype == theirs.dtype
+            np.testing.assert_array_equal(to_numpy(mine), to_numpy(theirs))
+    assert built.num_edges == expected.num_edges
+    assert built.is_simple() == expected.is_simple()
+
+
+def test_chunked_build_checks_the_memory_limit(monkeypatch):
+    monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "100K")
+    with pytest.raises(fr.DeviceMemoryError, match=r"the CSR of (up to )?\d+ arcs does not fit on cpu"):
+        kronecker(12, device="cpu")
+    monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "1G")
+    assert kronecker(12, device="cpu").num_vertices == 4096
+    # the chunked path checks again once it knows the number of arcs
+    monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "600K")
+    from frontier.build import csr_from_stream
+    from frontier.device import get_device
+    from frontier.kronecker import KroneckerStream
+
+    with pytest.raises(fr.DeviceMemoryError, match=r"the CSR of \d+ arcs does not fit"):
+        csr_from_stream(KroneckerStream(12, 16 << 12, 0), directed=False, deduplicate=True,
+                        remove_self_loops=True, device=get_device("cpu"), chunk_edges=1000)

@@ -159,3 +159,45 @@ def test_rejects_a_random_reparenting_across_levels(seed, data):
     parent[v] = w  # a predecessor at the same or a deeper level cannot be valid
     with pytest.raises(BFSValidationError):
         graph500_bfs(G, 0, depth, parent)
+
+
+# batches of arcs and the row search of check 5 ------------------------------------------
+
+
+@given(edge_lists(weighted=False), st.data())
+def test_tree_edge_search_matches_a_set_of_arcs(edges, data):
+    from frontier.validate import _check_tree_edges
+
+    G = edges.graph()
+    n = G.num_vertices
+    parent = np.array(data.draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n)),
+                      dtype=np.int64)
+    children = np.flatnonzero(parent != -1)
+    src, dst, _ = G.edges()
+    arcs = set(zip(src.tolist(), dst.tolist()))
+    missing = [int(v) for v in children if (int(parent[v]), int(v)) not in arcs]
+    if missing:
+        with pytest.raises(BFSValidationError) as info:
+            _check_tree_edges(G, parent, children)
+        assert (info.value.check, info.value.vertex) == (5, missing[0])
+    else:
+        _check_tree_edges(G, parent, children)
+
+
+@given(bfs_cases(), st.integers(1, 9), st.data())
+def test_arc_batches_accept_and_reject_like_one_pass(case, batch, data):
+    edges, source = case
+    G = edges.graph()
+    depth, parent = bfs_arrays(G, source)
+    if data.draw(st.booleans()):  # corrupt one vertex's depth
+        v = data.draw(st.integers(0, G.num_vertices - 1))
+        depth[v] = data.draw(st.integers(-1, G.num_vertices))
+
+    def outcome(arc_batch):
+        try:
+            graph500_bfs(G, source, depth, parent, arc_batch=arc_batch)
+        except BFSValidationError:
+            return "rejected"
+        return "accepted"
+
+    assert outcome(batch) == outcome(1 << 30)

@@ -21,6 +21,7 @@ import frontier as fr
 
 from ..device import Device, to_numpy
 from ..graph import Graph
+from ..memory import host_peak_bytes
 from ..progress import Progress
 from .checks import check_distances
 from .measure import harmonic_mean, median, peak_device_bytes, timer, traversed_edges
@@ -298,7 +299,8 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                 "scale": spec.scale, "edgefactor": spec.edgefactor if spec.scale else None,
                 "vertices": work_graph.num_vertices, "edges": work_graph.num_edges,
                 "directed": work_graph.directed, "weighted": work_graph.is_weighted,
-                "graph_build_s": round(build_s, 3), "device": describe_device(on),
+                "graph_build_s": round(build_s, 3), "host_peak_bytes": host_peak_bytes(),
+                "device": describe_device(on),
                 **{"num_devices": 1, **fields}}
 
     def timed(build: Callable[[], Workload], graph: Graph, build_s: float, primitive: str,
