@@ -114,8 +114,8 @@ def _run(args, comm) -> int:
         "graph": args.graph or f"kronecker-{args.kronecker}-{args.edgefactor}",
         "vertices": graph.num_vertices,
         "edges": graph.num_edges,
-        "devices": ([d.describe() for d in fr.resolve_devices(devices)] if comm is None
-                    else result.partition["ranks"]),
+        "devices": ([fr.get_device(name).describe() for name in result.devices]
+                    if comm is None else result.partition["ranks"]),
         "num_devices": len(result.devices),
         "iterations": result.iterations,
         "load_s": round(load_s, 3),

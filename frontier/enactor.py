@@ -8,8 +8,10 @@ vertex data consistent; the primitive is the same class either way.
 
 from __future__ import annotations
 
+import os
+
 from .communicate import declarations
-from .device import resolve_devices
+from .device import Device, resolve_devices
 from .graph import Graph
 from .loop import iterate
 from .memory import Budget, check_fits, device_memory_guard
@@ -19,6 +21,23 @@ from .result import Result
 
 DUPLICATION = ("all", "one_hop")
 COMMUNICATION = ("selective", "broadcast")
+
+# A graph on the host with fewer arcs than this runs on the CPU when the
+# caller names no device (no ``devices=``, no FRONTIER_DEVICE), even where
+# the default device is a GPU: there a GPU run is mostly launch and copy
+# latency, 0.25-0.6 ms per iteration whatever the size. On the H200 at
+# Kronecker scale 14 (425,528 arcs) BFS takes 2.2 ms, CC 1.9, PageRank 4.1
+# and SSSP 6.8 (docs/benchmarks.md). Frontier on the CPU (NumPy on a 2-core
+# AMD EPYC, 2026-11-23; medians, ranges over runs), Kronecker scales 10..16:
+#   scale (arcs)        10 (21,030)  11 (45,414)  12 (96,360)  13 (203,186)
+#   BFS from the hub    0.36-0.45    0.41-0.73    0.70-1.1     1.4-2.1 ms
+#   SSSP / CC / PageRank  1.5-1.9 / 1.2-1.3 / 1.7-1.8 at scale 10,
+#                         2.5-3.5 / 3.3-4.6 / 5.8-6.1 at scale 11 (ms)
+#   BFS at scales 14, 15, 16 (425,528 / 882,510 / 1,818,670 arcs):
+#     2.8-4.0, 7.0-8.9, 15-19 ms
+# The CPU wins BFS up to about scale 12 but CC and PageRank only at scale
+# 10, so the bound sits there, where none should run slower than on a GPU.
+SMALL_GRAPH_ARCS = 1 << 15
 
 
 def check_options(primitive: type[Primitive], partition, duplication, communication) -> None:
@@ -74,7 +93,11 @@ def enact(
     devices : None, int, device name, list of names, or ``"mpi"``
         Where to run (see :func:`frontier.device.resolve_devices`): one
         device, or several for a multi-device run. ``"mpi"``: one device per
-        MPI process, under ``mpirun`` or ``srun`` (docs/mpi.md).
+        MPI process, under ``mpirun`` or ``srun`` (docs/mpi.md). ``None``
+        means the default device, except that a graph on the host with
+        fewer than :data:`SMALL_GRAPH_ARCS` arcs stays on the CPU when
+        FRONTIER_DEVICE is not set (see :func:`run_devices`); the result's
+        ``devices`` says where it ran.
     partition : None, partitioner name or callable ``(graph, num_parts, seed) -> owner``
         How a multi-device run assigns vertices to devices (default ``"random"``).
     partition_seed : int
@@ -96,10 +119,10 @@ def enact(
     Returns
     -------
     Result or None
-        In the caller's vertex ids, on the (first) device; a multi-device run
-        also fills ``devices``, ``partition``, ``exchanged_bytes`` and
-        ``exchange_s``. Under ``devices="mpi"`` rank 0 gets the result and the
-        other ranks ``None``.
+        In the caller's vertex ids, on the (first) device it ran on, named
+        in ``devices``; a multi-device run also fills ``partition``,
+        ``exchanged_bytes`` and ``exchange_s``. Under ``devices="mpi"`` rank
+        0 gets the result and the other ranks ``None``.
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
@@ -112,7 +135,7 @@ def enact(
         return enact_mpi(primitive, graph, partition=partition, partition_seed=partition_seed,
                          duplication=duplication, communication=communication,
                          max_iterations=max_iterations, memory_limit=limit, params=params)
-    targets = resolve_devices(devices)
+    targets = run_devices(graph, devices)
     if len(targets) > 1:
         from .multi import enact_on_devices
 
@@ -134,3 +157,16 @@ def enact(
                 release_workspaces()
     result.devices = (device.name,)
     return result
+
+
+def run_devices(graph: Graph, devices) -> list[Device]:
+    """The devices a run of ``graph`` with ``devices=`` uses:
+    :func:`~frontier.device.resolve_devices`, except that with ``devices``
+    ``None`` and FRONTIER_DEVICE unset, a graph on a CPU device with fewer
+    than :data:`SMALL_GRAPH_ARCS` arcs stays there rather than being copied
+    to the default GPU, which would be slower."""
+    targets = resolve_devices(devices)
+    if devices is None and not os.environ.get("FRONTIER_DEVICE") and targets[0].is_gpu \
+            and not graph.device.is_gpu and graph.num_arcs < SMALL_GRAPH_ARCS:
+        return [graph.device]
+    return targets

@@ -53,7 +53,7 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
             return None
         return _hook(graph, frontier, functor, direction, among)
     if kind == "relax_min" and direction == "push":
-        if functor.distance.dtype != np.float64 or not _weights_fit(graph) \
+        if functor.distance.dtype not in (np.float32, np.float64) or not _weights_fit(graph) \
                 or not _index_array(functor.predecessor):
             return None
         return _relax_push(graph, frontier, functor)
@@ -83,7 +83,14 @@ def _weights_fit(graph) -> bool:
 
 
 def _output(graph, size: int):
-    """Output id buffer and its device-side length counter."""
+    """Output id buffer for ``size`` edges and its device-side length counter.
+
+    The buffer holds at most one entry per vertex, not per edge: every kernel
+    appending to it appends a vertex at most once (a won claim, a set
+    ``queued`` bit), so no fused advance needs the general path's per-edge
+    budget (``FRONTIER_EDGE_BUDGET``). The only other buffer that grows with
+    the edges is the tile table of :class:`~frontier.kernels.edges.EdgeList`,
+    8 bytes per 1024 edges."""
     xp = graph.xp
     return (xp.empty(min(size, graph.num_vertices), dtype=graph.columns.dtype),
             xp.zeros(1, dtype=np.uint64))
@@ -152,11 +159,14 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
 
 
 def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
+    """Relax the frontier's out-edges: float32 or float64 distances and
+    weights of any sign (the atomic minimum handles both signs)."""
     edges = edges_of(graph, frontier.unique().ids)
     if edges.total == 0:
         return Frontier.empty(graph.num_vertices, graph.device)
     weights = graph.weights
-    types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype)
+    types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
+             functor.distance.dtype)
     queued = workspace.scratch_bits(graph.num_vertices)
     out, out_count = _output(graph, edges.total)
     start = functor.distance[edges.vertices]  # the offers' distances, fixed for the step

@@ -64,16 +64,16 @@ def vertex_ids(graph, ids):
 def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
     """The out-edges (or, with ``incoming``, in-edges) of vertex ids ``ids``,
     or of every vertex for ``None`` (then no scan is needed: the offsets are
-    the scan). Costs one scalar device-to-host read for the edge count."""
+    the scan). An id list costs one scalar device-to-host read for its edge
+    count; all vertices cost none (a CSR's last offset is its arc count)."""
     if incoming:
         in_edges = graph.in_edges()
         offsets, neighbours = in_edges.offsets, in_edges.sources
     else:
         offsets, neighbours = graph.offsets, graph.columns
     if ids is None:
-        count = graph.num_vertices
-        return EdgeList(offsets, neighbours, None, offsets[1:], count,
-                        int(offsets[-1]) if count else 0)
+        return EdgeList(offsets, neighbours, None, offsets[1:], graph.num_vertices,
+                        len(neighbours))
     ids = vertex_ids(graph, ids)
     if len(ids) == 0:
         return EdgeList(offsets, neighbours, ids, ids.astype(np.int64), 0, 0)

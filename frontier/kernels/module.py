@@ -37,13 +37,15 @@ def _module(source: str, names: tuple[str, ...], gpu: int):
 # Every instantiation any kernel may need, so that one compilation serves all.
 _VERTEX = ("int", "long long")
 _WEIGHT = ("int", "long long", "float", "double")
+_DISTANCE = ("float", "double")
 _TRAVERSAL = tuple(
     [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_small<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_dense<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
-    + [f"relax_push<{v}, {w}>" for v in _VERTEX for w in _WEIGHT]
-    + [f"relax_predecessor<{v}, {w}, {p}>" for v in _VERTEX for w in _WEIGHT for p in _VERTEX]
+    + [f"relax_push<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
+    + [f"relax_predecessor<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
+       for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + ["labels_to_bits", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]

@@ -13,7 +13,7 @@
 // reads are coalesced and a hub's edges are spread over many blocks.
 //
 // V: vertex id type (int or long long), P: predecessor type, W: weight type,
-// L: label type, E: edge id type, T: value type.
+// D: distance type (float or double), L: label type, E: edge id type, T: value type.
 
 typedef unsigned long long u64;
 
@@ -239,11 +239,24 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
     if ((threadIdx.x & 31) == 0 && found) atomicAdd(out_count, (u64)found);
 }
 
-// Non-negative doubles order like their bit patterns, so atomicMin on the
-// 64-bit pattern is an atomic min on the double.
-__device__ __forceinline__ double atomic_min_nonnegative(double* address, double value) {
-    u64 old = atomicMin((u64*)address, (u64)__double_as_longlong(value));
-    return __longlong_as_double((long long)old);
+// Atomic minimum of a float or double of either sign, on its bit pattern;
+// returns the old value. With the sign bit clear the value orders like its
+// pattern read as a signed integer, below which every negative value lies:
+// atomicMin on that. With the sign bit set, larger patterns read as unsigned
+// are more negative, and every non-negative value's pattern is smaller:
+// atomicMax on that. (-0.0 may replace +0.0: they compare equal.)
+__device__ __forceinline__ double atomic_min_float(double* address, double value) {
+    long long bits = __double_as_longlong(value);
+    long long old = bits >= 0 ? atomicMin((long long*)address, bits)
+                              : (long long)atomicMax((u64*)address, (u64)bits);
+    return __longlong_as_double(old);
+}
+
+__device__ __forceinline__ float atomic_min_float(float* address, float value) {
+    int bits = __float_as_int(value);
+    int old = bits >= 0 ? atomicMin((int*)address, bits)
+                        : (int)atomicMax((unsigned int*)address, (unsigned int)bits);
+    return __int_as_float(old);
 }
 
 template <typename W>
@@ -256,21 +269,23 @@ __device__ __forceinline__ double weight_of(const W* weights, long long edge) {
 // vertex offers the distance it had when the step began (`start[p]`, for list
 // position p), as the general path does: then an improved vertex's new
 // distance is exactly some offer, and predecessors cannot form a cycle even
-// over zero-weight edges.
-template <typename V, typename W>
+// over zero-weight edges. An offer is summed in double and rounded to the
+// distance type D (float or double), as NumPy rounds the general path's sum;
+// distances and weights may have either sign.
+template <typename V, typename W, typename D>
 __global__ void relax_push(const long long* offsets, const V* columns, const V* frontier,
                            const long long* ends, long long count, long long total,
-                           const long long* tile_first, const W* weights, const double* start,
-                           double* distance, unsigned int* queued, V* out, u64* out_count) {
+                           const long long* tile_first, const W* weights, const D* start,
+                           D* distance, unsigned int* queued, V* out, u64* out_count) {
     for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long p, V, long long edge) {
         bool take = false;
         V dst = 0;
         if (valid) {
             dst = columns[edge];
-            double candidate = start[p] + weight_of(weights, edge);
+            D candidate = (D)(start[p] + weight_of(weights, edge));
             if (candidate < distance[dst] &&
-                candidate < atomic_min_nonnegative(distance + dst, candidate)) {
+                candidate < atomic_min_float(distance + dst, candidate)) {
                 take = test_and_set(queued, dst);
             }
         }
@@ -280,18 +295,18 @@ __global__ void relax_push(const long long* offsets, const V* columns, const V* 
 
 // SSSP push, pass 2: every improved vertex takes as predecessor a frontier
 // vertex whose offer is exactly its new distance.
-template <typename V, typename W, typename P>
+template <typename V, typename W, typename D, typename P>
 __global__ void relax_predecessor(const long long* offsets, const V* columns, const V* frontier,
                                   const long long* ends, long long count, long long total,
                                   const long long* tile_first, const W* weights,
-                                  const double* start, const double* distance,
+                                  const D* start, const D* distance,
                                   const unsigned int* queued, P* predecessor) {
     for_each_edge(offsets, frontier, ends, count, total, tile_first,
                   [&](bool valid, long long p, V src, long long edge) {
         if (!valid) return;
         V dst = columns[edge];
         if ((queued[dst >> 5] & (1u << (dst & 31))) &&
-            start[p] + weight_of(weights, edge) == distance[dst]) {
+            (D)(start[p] + weight_of(weights, edge)) == distance[dst]) {
             predecessor[dst] = (P)src;
         }
     });

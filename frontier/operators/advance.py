@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
 from ..slots import for_graph
-from .expand import DEFAULT_CHUNK_EDGES, expand
+from .expand import default_chunk_edges, expand
 
 DIRECTIONS = ("push", "pull")
 
@@ -31,7 +31,7 @@ def advance(
     *,
     direction: str = "push",
     among=None,
-    chunk_edges: int = DEFAULT_CHUNK_EDGES,
+    chunk_edges: int | None = None,
 ) -> Frontier:
     """Advance ``frontier`` over the edges of ``graph``.
 
@@ -50,9 +50,13 @@ def advance(
         ``among`` examine its in-edges whose source is in the frontier.
     among : Frontier, id array or boolean mask, optional
         Pull only: the candidate destinations (default every vertex).
-    chunk_edges : int
+    chunk_edges : int, optional
         Largest number of edges handed to the functor at once (the general
-        path's temporary memory is proportional to it).
+        path's temporary memory is proportional to it; a batch is whole
+        vertices, so a hub may make it larger). Default: as many as fit the
+        edge budget, ``FRONTIER_EDGE_BUDGET`` bytes or else an eighth of the
+        device's free memory capped at ``2**24`` edges (see
+        :func:`frontier.operators.expand.default_chunk_edges`).
 
     Returns
     -------
@@ -64,7 +68,9 @@ def advance(
     Raises
     ------
     ValueError
-        For an unknown direction, or ``among`` with push.
+        For an unknown direction, ``among`` with push, or (general path,
+        default ``chunk_edges``) a ``FRONTIER_EDGE_BUDGET`` that is not a
+        byte count.
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}: expected one of {DIRECTIONS}")
@@ -88,6 +94,8 @@ def advance(
         from .host_push import claim_push
 
         return claim_push(graph, frontier, functor)
+    if chunk_edges is None:
+        chunk_edges = default_chunk_edges(graph, output_bytes=1)
     if direction == "push":
         return _push(graph, frontier, functor, chunk_edges)
     candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)

@@ -5,20 +5,67 @@ those vertices: the vertex it belongs to (as a position in the list) and the
 edge id. Work is spread over edges, not vertices (each output edge finds its
 vertex by binary search in the scanned degrees, as merge-path load balancing
 does), so a hub costs no more than many small vertices. Large expansions are
-cut into chunks so that temporary memory stays bounded.
+cut into chunks so that temporary memory stays bounded: by default each
+chunk's temporaries fit an edge budget (:func:`default_chunk_edges`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..device import to_numpy
+from ..memory import free_bytes, memory_limit
 
-# Edges expanded at once; bounds the temporaries of the general path.
+# The most edges a default chunk holds when the budget is a share of the
+# free memory (or the free memory cannot be read).
 DEFAULT_CHUNK_EDGES = 1 << 24
+# The edge budget in bytes (same syntax as FRONTIER_MEMORY_LIMIT, e.g. 256M).
+BUDGET_ENVIRONMENT = "FRONTIER_EDGE_BUDGET"
+# Without FRONTIER_EDGE_BUDGET, the budget is this share of the device's
+# free memory: the graph, the vertex data and the output need the rest.
+FREE_MEMORY_SHARE = 1 / 8
+# Per expanded edge, the general path holds four int64 indices (expansion
+# slot, list position, source vertex, edge id) besides the destination, the
+# weight and the functor's output.
+_INDEX_BYTES_PER_EDGE = 4 * 8
+
+
+def edge_bytes(graph, output_bytes: int) -> int:
+    """Bytes the general path holds per expanded edge of ``graph`` for a
+    functor returning ``output_bytes`` per edge (1 for a boolean mask)."""
+    weight_bytes = 0 if graph.weights is None else graph.weights.dtype.itemsize
+    return _INDEX_BYTES_PER_EDGE + graph.columns.dtype.itemsize + weight_bytes + output_bytes
+
+
+def default_chunk_edges(graph, output_bytes: int) -> int:
+    """The number of edges per chunk when the caller gives none: as many as
+    keep :func:`edge_bytes` per edge within ``FRONTIER_EDGE_BUDGET`` bytes
+    if set, else within ``FREE_MEMORY_SHARE`` of the device's free memory
+    and at most :data:`DEFAULT_CHUNK_EDGES`; at least 1. Reads the free
+    memory (a system call): call it once per operator call, not per chunk.
+
+    Raises
+    ------
+    ValueError
+        If ``FRONTIER_EDGE_BUDGET`` is not a positive byte count such as ``256M``.
+    """
+    per_edge = edge_bytes(graph, output_bytes)
+    value = os.environ.get(BUDGET_ENVIRONMENT, "")
+    if value:
+        try:
+            budget = memory_limit(value)
+        except ValueError as error:
+            raise ValueError(f"{BUDGET_ENVIRONMENT}={value!r}: expected a positive number "
+                             f"of bytes, e.g. 268435456 or 256M") from error
+        return max(1, budget // per_edge)
+    free = free_bytes(graph.device)
+    if free is None:
+        return DEFAULT_CHUNK_EDGES
+    return max(1, min(DEFAULT_CHUNK_EDGES, int(free * FREE_MEMORY_SHARE) // per_edge))
 
 
 @dataclass

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..frontier import as_frontier
 from ..graph import Graph
-from .expand import DEFAULT_CHUNK_EDGES, expand
+from .expand import default_chunk_edges, expand
 from .segments import segment_reduce
 
 
@@ -21,7 +21,7 @@ def neighbor_reduce(
     direction: str = "pull",
     identity=None,
     dtype=np.float64,
-    chunk_edges: int = DEFAULT_CHUNK_EDGES,
+    chunk_edges: int | None = None,
 ):
     """For each vertex, reduce ``functor(src, dst, edge, weight)`` over its edges.
 
@@ -39,6 +39,9 @@ def neighbor_reduce(
     identity : the result for a vertex without edges (default: the op's identity).
     dtype : dtype of the result when the functor's values carry none
         (i.e. no vertex has an edge).
+    chunk_edges : int, optional
+        Largest number of edges handed to the functor at once; default: as
+        many as fit the edge budget, as for :func:`~frontier.advance`.
 
     Returns
     -------
@@ -59,6 +62,8 @@ def neighbor_reduce(
         offsets, neighbours, edge_ids = in_edges.offsets, in_edges.sources, in_edges.edge_ids
     else:
         offsets, neighbours, edge_ids = graph.offsets, graph.columns, None
+    if chunk_edges is None:
+        chunk_edges = default_chunk_edges(graph, output_bytes=8)  # a float64 value per edge
     ids = xp.arange(graph.num_vertices) if vertices is None \
         else as_frontier(vertices, graph.num_vertices, graph.device).ids
     parts, covered = [], 0
