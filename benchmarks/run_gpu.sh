@@ -58,12 +58,12 @@ python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 what=${1:-all}   # tests | bench | all | largest
 if [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}
-    HYPOTHESIS_PROFILE=gpu step generator-tests 120 python -m pytest -m gpu -q \
+    HYPOTHESIS_PROFILE=gpu step generator-tests 90 python -m pytest -m gpu -q \
         -p no:cacheprovider tests/test_generators.py tests/test_memory.py
     tail -n 3 "$LOGS/generator-tests.log"
-    bench kronecker-24 200 --kronecker 24 --peers none --roots 4 --repeat 2
-    bench "kronecker-$scale" 420 --kronecker "$scale" --primitives bfs,dobfs,pagerank \
+    bench "kronecker-$scale" 330 --kronecker "$scale" --primitives bfs,dobfs,pagerank \
         --peers none --roots 4 --repeat 2
+    bench kronecker-24 150 --kronecker 24 --peers none --roots 4 --repeat 2
 elif [ "$what" != bench ]; then
     HYPOTHESIS_PROFILE=gpu step pytest-gpu 400 python -m pytest -m gpu -q -p no:cacheprovider \
         --durations=10
