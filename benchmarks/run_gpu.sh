@@ -59,7 +59,7 @@ what=${1:-all}   # tests | bench | all | largest
 if [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}
     HYPOTHESIS_PROFILE=gpu step generator-tests 90 python -m pytest -m gpu -q \
-        -p no:cacheprovider tests/test_generators.py tests/test_memory.py
+        -p no:cacheprovider tests/test_generators.py tests/test_validate.py
     tail -n 3 "$LOGS/generator-tests.log"
     bench "kronecker-$scale" 330 --kronecker "$scale" --primitives bfs,dobfs,pagerank \
         --peers none --roots 4 --repeat 2

@@ -202,7 +202,7 @@ class KroneckerStream:
             u64(start), u64(k["seed_key"]), np.int32(self.scale), u64(k["t_ab"]),
             u64(k["t_a"]), u64(k["t_c"]), u64(k["mask"]), u64(k["xor"]), u64(k["mul_1"]),
             u64(k["mul_2"]), np.int32(k["shift"]), np.int32(weighted), np.int64(k["low"]),
-            u64(max(k["span"], 1)), weights, src, dst, size=count)
+            u64(max(k["span"], 1)), weights, src, dst)
         return src, dst, weights if weighted else None
 
 
