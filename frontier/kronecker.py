@@ -202,7 +202,7 @@ class KroneckerStream:
             u64(start), u64(k["seed_key"]), np.int32(self.scale), u64(k["t_ab"]),
             u64(k["t_a"]), u64(k["t_c"]), u64(k["mask"]), u64(k["xor"]), u64(k["mul_1"]),
             u64(k["mul_2"]), np.int32(k["shift"]), np.int32(weighted), np.int64(k["low"]),
-            u64(max(k["span"], 1)), weights, src, dst)
+            u64(max(k["span"], 1)), src, dst, weights)
         return src, dst, weights if weighted else None
 
 
@@ -250,5 +250,5 @@ def _gpu_kernel():
     return cupy.ElementwiseKernel(
         "uint64 start, uint64 seed_key, int32 scale, uint64 t_ab, uint64 t_a, uint64 t_c, "
         "uint64 mask, uint64 key, uint64 mul_1, uint64 mul_2, int32 shift, int32 weighted, "
-        "int64 low, uint64 span, raw int32 weights",
-        "V src, V dst", _CUDA_BODY, "frontier_kronecker_edges", preamble=_CUDA_PREAMBLE)
+        "int64 low, uint64 span",
+        "V src, V dst, raw int32 weights", _CUDA_BODY, "frontier_kronecker_edges", preamble=_CUDA_PREAMBLE)
