@@ -228,7 +228,7 @@ def test_chunked_build_equals_from_edges(scale, edgefactor, seed, directed, weig
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("directed, weighted", itertools.product([False, True], repeat=2))
+@pytest.mark.parametrize("directed, weighted", list(itertools.product([False, True], repeat=2)))
 def test_chunked_build_on_gpu_equals_from_edges(directed, weighted):
     run_chunked_build_check("cuda:0", 12, 8, 5, directed, weighted, True, 10_000, 7_000)
     run_chunked_build_check("cuda:0", 9, 3, 6, directed, weighted, False, 1_000, 100)
