@@ -15,6 +15,7 @@
 #     results/*.json   the records, one file per bench run (copy them to benchmarks/results/)
 #     benchmarks.md    a Markdown table per bench run
 #     logs/*.log       each step's full output (progress lines, tracebacks)
+# results/ and logs/ are packed into $OUT/run_gpu.tar.gz at the end.
 # The last thing printed is a table of every record. Exit status 1 if a step failed.
 
 set -u
@@ -83,6 +84,8 @@ bench kronecker-26 120 --kronecker 26 --primitives dobfs,bfs --peers none
 bench kronecker-14 50 --kronecker 14
 # About 8,000 BFS levels from a typical root: one timed run per root.
 bench grid-4096 100 --grid 4096x4096 --primitives bfs --repeat 1
+# A path (a 1 x 20000 grid): thousands of one-vertex levels, the per-level overhead alone.
+bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --repeat 1 --peers none
 fi
 
 echo
@@ -94,4 +97,6 @@ else
     echo "run_gpu.sh: no records were written" >&2
     status=1
 fi
+# One archive: the device tool brings back at most 8 files from $OUT.
+tar -czf "$OUT/run_gpu.tar.gz" -C "$OUT" results logs && rm -rf "$RESULTS" "$LOGS"
 exit $status
