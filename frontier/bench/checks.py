@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
-from ..graph import Graph
+from ..graph import ARC_BATCH, Graph
 
 
 def depth_from_parent(parent, source: int):
@@ -141,22 +141,23 @@ def check_distances(graph: Graph, source: int, distance, rtol: float = 1e-6) -> 
     if float(distance[source]) != 0.0:
         raise ValueError(f"distance[{source}] = {float(distance[source])}: the source must "
                          "be at distance 0")
-    sources = graph.arc_sources()
-    weight = xp.ones(graph.num_arcs) if graph.weights is None \
-        else graph.weights.astype(np.float64)
-    from_reached = xp.isfinite(distance[sources])  # arcs out of unreached vertices say nothing
-    sources, heads = sources[from_reached], graph.columns[from_reached]
-    via = distance[sources] + weight[from_reached]
-    target = distance[heads]
-    slack = rtol * xp.maximum(1.0, xp.abs(via))
-    longer = xp.flatnonzero(target > via + slack)
-    if len(longer):
-        arc = int(longer[0])
-        u, v = int(sources[arc]), int(heads[arc])
-        raise ValueError(f"distance[{v}] = {float(target[arc])} but the arc {u} -> {v} "
-                         f"gives {float(via[arc])}")
     attained = xp.zeros(graph.num_vertices, dtype=bool)
-    attained[heads[xp.abs(target - via) <= slack]] = True
+    for begin in range(0, graph.num_arcs, ARC_BATCH):  # a few float64 per arc of a batch
+        end = min(begin + ARC_BATCH, graph.num_arcs)
+        sources, heads = graph.arc_sources(begin, end), graph.columns[begin:end]
+        weight = 1.0 if graph.weights is None else graph.weights[begin:end].astype(np.float64)
+        from_reached = xp.isfinite(distance[sources])  # arcs out of unreached vertices say nothing
+        sources, heads = sources[from_reached], heads[from_reached]
+        via = distance[sources] + (weight if np.isscalar(weight) else weight[from_reached])
+        target = distance[heads]
+        slack = rtol * xp.maximum(1.0, xp.abs(via))
+        longer = xp.flatnonzero(target > via + slack)
+        if len(longer):
+            arc = int(longer[0])
+            u, v = int(sources[arc]), int(heads[arc])
+            raise ValueError(f"distance[{v}] = {float(target[arc])} but the arc {u} -> {v} "
+                             f"gives {float(via[arc])}")
+        attained[heads[xp.abs(target - via) <= slack]] = True
     attained[source] = True
     unexplained = xp.flatnonzero(xp.isfinite(distance) & ~attained)
     if len(unexplained):
