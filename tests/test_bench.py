@@ -420,3 +420,30 @@ def test_bench_plot_option(tmp_path, capsys):
     assert chart.read_bytes()[:4] == b"\x89PNG"
     saved = tmp_path / "again.png"
     assert records.main([*map(str, files), "--plot", str(saved)]) == 0 and saved.exists()
+
+
+@given(edge_lists(weighted=False), st.data(), st.integers(1, 5))
+def test_check_distances_in_small_arc_batches(edges, data, batch):
+    """The check walks the arcs in batches: any batch size gives the same verdicts."""
+    import frontier.bench.checks as checks_module
+
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    weights = rng.integers(1, 9, len(edges.src)).astype(np.float64)
+    G = fr.Graph.from_edges(edges.src, edges.dst, weights, edges.num_vertices, edges.directed,
+                            device="cpu")
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    distance = csgraph.dijkstra(peers.PeerInputs(G).scipy_matrix, directed=True, indices=source)
+    changed = distance.copy()
+    others = np.flatnonzero(np.arange(G.num_vertices) != source)
+    if len(others):
+        v = data.draw(st.sampled_from(others.tolist()))
+        changed[v] = 0.25 if np.isinf(distance[v]) else distance[v] * 1.5 + 0.1
+    saved = checks_module.ARC_BATCH
+    try:
+        checks_module.ARC_BATCH = batch
+        checks.check_distances(G, source, distance)
+        if len(others):
+            with pytest.raises(ValueError, match=r"distance\["):
+                checks.check_distances(G, source, changed)
+    finally:
+        checks_module.ARC_BATCH = saved
