@@ -11,6 +11,7 @@ from .frontier import Frontier
 from .graph import Graph, index_dtype
 from .io import read_graph, write_graph
 from .memory import DeviceMemoryError
+from .multi.distributed import DistributedGraph
 from .operators import (
     advance,
     claim,
@@ -27,7 +28,7 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "Device", "DeviceMemoryError", "Frontier", "Graph", "Primitive", "Result", "advance",
+    "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result", "advance",
     "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
     "follows", "functors", "memory", "generators", "get_device", "index_dtype", "neighbor_reduce",
     "read_graph", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",

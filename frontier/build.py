@@ -38,7 +38,7 @@ SORT_ARCS = 1 << 27
 
 
 def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_loops: bool,
-                    device: Device, progress: Progress | None = None,
+                    device: Device, rows=None, progress: Progress | None = None,
                     chunk_edges: int = CHUNK_EDGES, sort_arcs: int = SORT_ARCS) -> Graph:
     """The graph of every edge of ``stream``, built on ``device`` in chunks.
 
@@ -51,6 +51,9 @@ def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_lo
     directed, deduplicate, remove_self_loops
         As for :meth:`Graph.from_edges`.
     device : Device
+    rows : boolean array on ``device``, optional
+        Keep only the arcs that leave a marked vertex: the rows of one part
+        of a partitioned graph (the graph still numbers every vertex).
     progress : Progress, optional
     chunk_edges, sort_arcs : int
         Edges generated, and arcs sorted, at a time (tests make them small).
@@ -66,9 +69,7 @@ def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_lo
     n = stream.num_vertices
     vertex_dtype = _vertex_dtype(None, n)
     weighted = stream.weights is not None
-
-    weighted = stream.weights is not None
-    if stream.num_edges <= chunk_edges:
+    if stream.num_edges <= chunk_edges and rows is None:
         # one chunk: sorting its keys at once is faster, and as small
         arcs = stream.num_edges * (1 if directed else 2)
         _check_room(device, f"the CSR of up to {arcs} arcs",
@@ -78,22 +79,27 @@ def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_lo
         return Graph.from_edges(src, dst, weights, n, directed, deduplicate=deduplicate,
                                 remove_self_loops=remove_self_loops, device=device)
 
-    def chunks(phase: str):
+    def arcs(phase: str):
+        """Each chunk's arcs ``(tails, heads, weights)``: both directions of
+        an undirected edge (a loop once), only those leaving ``rows``."""
         progress.phase(phase, total=stream.num_edges, unit="edges")
         for start in range(0, stream.num_edges, chunk_edges):
             src, dst, weights = stream.edges(xp, start, start + chunk_edges)
             if remove_self_loops:
-                keep = src != dst
-                src, dst = src[keep], dst[keep]
-                weights = None if weights is None else weights[keep]
+                src, dst, weights = _where(src != dst, src, dst, weights)
+            if not directed:
+                back = src != dst
+                src, dst = xp.concatenate([src, dst[back]]), xp.concatenate([dst, src[back]])
+                weights = None if weights is None else \
+                    xp.concatenate([weights, weights[back]])
+            if rows is not None:
+                src, dst, weights = _where(rows[src], src, dst, weights)
             yield src, dst, weights
             progress.update(min(start + chunk_edges, stream.num_edges))
 
     degree = xp.zeros(n, dtype=np.int64)
-    for src, dst, _ in chunks("counting degrees"):
-        _count(xp, degree, src)
-        if not directed:
-            _count(xp, degree, dst[src != dst])
+    for tails, _, _ in arcs("counting degrees"):
+        _count(xp, degree, tails)
     offsets = xp.zeros(n + 1, dtype=np.int64)
     xp.cumsum(degree, out=offsets[1:])
     del degree
@@ -106,12 +112,8 @@ def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_lo
     columns = xp.empty(raw_arcs, dtype=vertex_dtype)
     weights = xp.empty(raw_arcs, dtype=np.int32) if weighted else None
     cursor = offsets[:-1].copy()
-    for src, dst, w in chunks("placing arcs"):
-        _place(xp, cursor, columns, weights, src, dst, w)
-        if not directed:
-            other = src != dst
-            _place(xp, cursor, columns, weights, dst[other], src[other],
-                   None if w is None else w[other])
+    for tails, heads, w in arcs("placing arcs"):
+        _place(xp, cursor, columns, weights, tails, heads, w)
     del cursor
 
     offsets, kept, loops = _sort_rows(xp, offsets, columns, weights, n, deduplicate, sort_arcs,
@@ -123,6 +125,11 @@ def csr_from_stream(stream, *, directed: bool, deduplicate: bool, remove_self_lo
     if deduplicate and remove_self_loops:
         graph._simple = True
     return graph
+
+
+def _where(keep, src, dst, weights):
+    """The arcs where ``keep`` is true."""
+    return src[keep], dst[keep], None if weights is None else weights[keep]
 
 
 def _check_room(device: Device, what: str, needed: int) -> None:

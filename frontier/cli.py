@@ -24,6 +24,7 @@ import numpy as np
 
 from .atomic import write_npz
 from .memory import host_peak_bytes
+from .multi.distributed import DistributedGraph
 
 
 def _primitives() -> dict:
@@ -46,6 +47,12 @@ def _devices_arg(text: str | None):
 def _load_graph(args, device, quiet: bool):
     import frontier as fr
 
+    if getattr(args, "distributed", False):
+        if args.kronecker is None or args.weighted:
+            raise ValueError("--distributed builds an unweighted --kronecker graph only")
+        return fr.generators.kronecker_parts(
+            args.kronecker, args.edgefactor, seed=args.seed, progress=not quiet,
+            devices=_devices_arg(args.devices) if args.devices else 1)
     if args.graph is not None:
         return fr.read_graph(args.graph, device=device, progress=not quiet)
     return fr.generators.kronecker(args.kronecker, args.edgefactor, seed=args.seed,
@@ -64,6 +71,8 @@ def _reached_edges(graph, result) -> int | None:
         reached = np.isfinite(result.distance)
     else:
         return None
+    if isinstance(graph, DistributedGraph):  # degrees from this process's parts
+        return None if graph.mpi else traversed_edges(graph, reached, graph.degree())
     return traversed_edges(graph, graph.device.asarray(reached))
 
 
@@ -197,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--communication", choices=("selective", "broadcast"),
                      default="selective",
                      help="multi-device: updates to the devices that hold the vertex, or to all")
+    run.add_argument("--distributed", action="store_true",
+                     help="Kronecker only: each of the --devices generates and builds its "
+                     "own part (random partition), so no device or host holds the whole graph")
     run.add_argument("--output", help="write every result array to this .npz file")
     run.add_argument("--json", action="store_true", help="print a one-line JSON summary")
     run.add_argument("--quiet", action="store_true", help="no progress output")

@@ -124,11 +124,18 @@ def enact(
         ``exchanged_bytes`` and ``exchange_s``. Under ``devices="mpi"`` rank
         0 gets the result and the other ranks ``None``.
     """
-    if not isinstance(graph, Graph):
+    from .multi.distributed import DistributedGraph, enact_distributed
+
+    if not isinstance(graph, (Graph, DistributedGraph)):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     check_options(primitive, partition, duplication, communication)
     check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
+    if isinstance(graph, DistributedGraph):
+        return enact_distributed(primitive, graph, devices=devices, partition=partition,
+                                 partition_seed=partition_seed, duplication=duplication,
+                                 communication=communication, max_iterations=max_iterations,
+                                 memory_limit=limit, params=params)
     if isinstance(devices, str) and devices.strip().lower() == "mpi":
         from .multi.mpi import enact_mpi
 

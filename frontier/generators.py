@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .build import csr_from_stream
-from .device import get_device
+from .device import get_device, resolve_devices
 from .graph import Graph, index_dtype
 from .kronecker import KroneckerStream
 from .memory import device_memory_guard
@@ -138,6 +138,59 @@ def kronecker(scale: int, edgefactor: int = 16, seed: int = 0, *,
     """
     return _graph("kronecker", scale, edgefactor, (GRAPH500_A, GRAPH500_B, GRAPH500_C), seed,
                   False, weights, device, progress)
+
+
+def kronecker_parts(scale: int, edgefactor: int = 16, seed: int = 0, *, devices,
+                    partition_seed: int = 0, progress: bool = False, **chunking):
+    """The :func:`kronecker` graph built as parts on several devices, never whole.
+
+    Every device generates the whole edge stream in chunks and keeps the
+    arcs of the vertices it owns under the ``random`` partition
+    (``partition_seed``), with ``duplication="all"``: the parts are those a
+    multi-device run of ``kronecker(scale, edgefactor, seed)`` would make,
+    so every primitive gives the same answer, but no device (and not the
+    host) ever holds the whole graph or its edge list. See
+    :class:`frontier.DistributedGraph`.
+
+    Parameters
+    ----------
+    scale, edgefactor, seed
+        As for :func:`kronecker` (unweighted).
+    devices : int, list of device names, or ``"mpi"``
+        The devices (as for a primitive's ``devices=``), or ``"mpi"``: each
+        rank of an MPI job builds its own part on its device.
+    partition_seed : int
+        Seed of the random partition.
+    progress : bool
+        Report the first part's build to standard error.
+
+    Returns
+    -------
+    DistributedGraph
+
+    Examples
+    --------
+    >>> from frontier.generators import kronecker_parts
+    >>> from primitives import bfs
+    >>> D = kronecker_parts(8, devices=2)      # 2 GPUs, or 2 virtual CPU devices
+    >>> bfs(D, source=0).depth.shape
+    (256,)
+    """
+    from .multi.distributed import build_distributed
+
+    scale, edgefactor = _check_size(scale, edgefactor)
+    stream = KroneckerStream(scale, edgefactor << scale, seed)
+    communicator = None
+    if isinstance(devices, str) and devices.strip().lower() == "mpi":
+        from .multi.mpi import MpiCommunicator, rank_device, world
+
+        comm = world()
+        communicator = MpiCommunicator(comm, rank_device(comm))
+        targets = [communicator.device]
+    else:
+        targets = resolve_devices(devices)
+    return build_distributed(stream, targets, partition_seed=partition_seed,
+                             communicator=communicator, progress=progress, **chunking)
 
 
 def rmat(scale: int, edgefactor: int = 16, *, a: float, b: float, c: float, seed: int = 0,

@@ -2,6 +2,7 @@
 the single-process answers, and failures that must end the whole job.
 
     python tests/mpi_driver.py check   # six primitives + Reach + MinLabel
+    python tests/mpi_driver.py distributed   # each rank builds only its part
     python tests/mpi_driver.py raise   # rank 1 raises in its first step
     python tests/mpi_driver.py hang    # rank 1 sleeps (FRONTIER_MPI_TIMEOUT ends it)
     python tests/mpi_driver.py kill    # rank 1 kills itself with SIGKILL
@@ -167,11 +168,28 @@ class Misbehaves(fr.Primitive):
         return DepthResult(self.depth)
 
 
+def check_distributed(comm) -> None:
+    """Each rank builds only its own part of a Kronecker graph: BFS, CC and
+    PageRank on the parts give the whole graph's single-process answers."""
+    parts = fr.generators.kronecker_parts(9, 8, seed=4, devices="mpi", chunk_edges=700)
+    whole = fr.generators.kronecker(9, 8, seed=4, device="cpu") if comm.rank == 0 else None
+    for name, run in [("bfs", lambda G: bfs(G, 3)), ("cc", connected_components),
+                      ("pagerank", lambda G: pagerank(G, **CONVERGED))]:
+        actual = run(parts)
+        if comm.rank == 0:
+            assert actual.partition["num_parts"] == comm.size, actual.partition
+            assert_same(name, whole, run(whole).to_numpy(), actual.to_numpy())
+    if comm.rank == 0:
+        print(f"checked distributed parts on {comm.size} ranks", flush=True)
+
+
 def main(mode: str) -> None:
     comm = world()
     with abort_on_error(comm):
         if mode == "check":
             check(comm)
+        elif mode == "distributed":
+            check_distributed(comm)
         else:
             graph = fr.generators.grid(8, 8, device="cpu")
             fr.enact(Misbehaves, graph, devices="mpi", victim=1, action=mode)

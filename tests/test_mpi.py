@@ -82,6 +82,12 @@ def test_every_primitive_gives_the_single_process_answer(ranks):
     assert f"checked 52 runs on {ranks} ranks" in done.stdout
 
 
+def test_each_rank_builds_only_its_part():
+    done, _ = launch(2, sys.executable, str(DRIVER), "distributed")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "checked distributed parts on 2 ranks" in done.stdout
+
+
 def test_command_line_reports_on_rank_zero(tmp_path):
     output = tmp_path / "depth.npz"
     done, _ = launch(2, *_frontier("run", "bfs", "--kronecker", "10", "--devices", "mpi",

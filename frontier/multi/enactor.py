@@ -68,14 +68,16 @@ def place(part, device: Device) -> PlacedPart:
                       device.asarray(part.slot_owner), on_owner, mirrors)
 
 
-def enact_on_devices(primitive, graph: Graph, devices: list[Device], *, partition,
+def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                      partition_seed: int, duplication: str, communication: str,
-                     max_iterations, params: dict, memory_limit: int | None = None) -> Result:
+                     max_iterations, params: dict, memory_limit: int | None = None,
+                     placed: tuple | None = None) -> Result:
     """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
-    device (see :func:`frontier.enact` for the options)."""
+    device (see :func:`frontier.enact` for the options). ``placed``: the
+    partition and parts already on the devices (a distributed graph's)."""
     count = len(devices)
-    layout, placed = _placed_parts(graph, devices, partition, partition_seed, duplication,
-                                   memory_limit)
+    layout, placed = placed or _placed_parts(graph, devices, partition, partition_seed,
+                                             duplication, memory_limit)
     group = LocalGroup(devices)
     outcomes: list = [None] * count
 

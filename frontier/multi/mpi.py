@@ -273,12 +273,13 @@ def _check_same_graph(communicator: MpiCommunicator, graph: Graph) -> None:
                          "rank must load or generate the same graph")
 
 
-def enact_mpi(primitive, graph: Graph, *, partition, partition_seed: int, duplication: str,
+def enact_mpi(primitive, graph, *, partition, partition_seed: int, duplication: str,
               communication: str, max_iterations, params: dict,
-              memory_limit: int | None = None) -> Result | None:
+              memory_limit: int | None = None, placed: tuple | None = None) -> Result | None:
     """Run ``primitive`` with one device per MPI rank (see
     :func:`frontier.enact` for the options): every rank passes the same
-    ``graph`` and builds only its own part of it.
+    ``graph`` and builds only its own part of it, or, with ``placed``, has
+    its part already (a distributed graph's partition and this rank's part).
 
     Returns the result on rank 0, ``None`` on the other ranks. An exception
     on any rank aborts the whole job (:func:`abort_on_error`).
@@ -287,8 +288,8 @@ def enact_mpi(primitive, graph: Graph, *, partition, partition_seed: int, duplic
     with abort_on_error(comm):
         device = rank_device(comm)
         communicator = MpiCommunicator(comm, device, _timeout())
-        layout, placed = _placed_part(graph, communicator, partition, partition_seed,
-                                      duplication, memory_limit)
+        layout, placed = placed or _placed_part(graph, communicator, partition,
+                                                partition_seed, duplication, memory_limit)
         ranks = comm.gather(f"{socket.gethostname()}: {device.describe()}", root=0)
         names = comm.gather(device.name, root=0)
         communicator.barrier()

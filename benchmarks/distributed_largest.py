@@ -1,0 +1,120 @@
+"""The largest Kronecker graph a machine's GPUs hold together, never whole.
+
+    python benchmarks/distributed_largest.py SCALE [--devices 2] [--roots 2] [--output FILE]
+
+Builds ``frontier.generators.kronecker_parts(SCALE, devices=...)``: each GPU
+generates the edge stream and keeps its own part, so no device and not the
+host ever holds the graph or its edge list. Then BFS from ``--roots`` random
+vertices with edges (a warm-up run first, then one timed run each) and
+PageRank (NetworkX's defaults), with checks that need no whole graph: the
+source has depth 0, every arc of every part joins depths at most one apart
+and never leads from a reached vertex to an unreached one (Graph500 checks 3
+and 4), and the ranks sum to 1. Prints one JSON record (build time, times,
+GTEPS, device memory per GPU, host peak) and writes it to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+import frontier as fr
+from frontier.graph import ARC_BATCH
+from frontier.memory import host_peak_bytes
+from primitives import bfs, pagerank
+
+
+def device_bytes(D) -> list[dict] | None:
+    """Per GPU: bytes in use in CuPy's pool now, and the bytes the pool holds
+    (it keeps freed blocks, so this is about the peak so far). None on CPUs."""
+    if not D.devices[0].is_gpu:
+        return None
+    import cupy
+
+    held = []
+    for device in D.devices:
+        with cupy.cuda.Device(device.index):
+            pool = cupy.get_default_memory_pool()
+            held.append({"used": int(pool.used_bytes()), "pool": int(pool.total_bytes())})
+    return held
+
+
+def check_levels(D, source: int, depth) -> int:
+    """Graph500 checks 3 and 4 on every part's arcs; the reached vertex count."""
+    if int(depth[source]) != 0:
+        raise AssertionError(f"depth[{source}] = {int(depth[source])}")
+    for part in D.parts:
+        graph, xp = part.graph, part.graph.xp
+        levels = part.graph.device.asarray(depth)
+        for begin in range(0, graph.num_arcs, ARC_BATCH):
+            tails = graph.arc_sources(begin, min(begin + ARC_BATCH, graph.num_arcs))
+            du, dv = levels[tails], levels[graph.columns[begin:begin + ARC_BATCH]]
+            if bool(xp.any((du >= 0) & (dv < 0))) or bool(xp.any((du >= 0) & (dv >= 0)
+                                                                 & (xp.abs(du - dv) > 1))):
+                raise AssertionError(f"part {part.index}: an arc breaks the BFS levels")
+    return int(np.count_nonzero(depth >= 0))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("scale", type=int)
+    parser.add_argument("--devices", default="2")
+    parser.add_argument("--roots", type=int, default=2)
+    parser.add_argument("--output")
+    args = parser.parse_args()
+    devices = int(args.devices) if args.devices.isdigit() else args.devices.split(",")
+
+    start = time.perf_counter()
+    D = fr.generators.kronecker_parts(args.scale, devices=devices, progress=True)
+    for device in D.devices:
+        device.synchronize()
+    build_s = time.perf_counter() - start
+    record = {"graph": f"kronecker-{args.scale}-16", "vertices": D.num_vertices,
+              "edges": D.num_edges, "devices": [d.describe() for d in D.devices],
+              "build_s": round(build_s, 2), "part_bytes": D.storage_bytes(),
+              "edge_cut": D.layout.edge_cut, "held_bytes_after_build": device_bytes(D)}
+    print(json.dumps(record), flush=True)
+
+    degree = D.degree()
+    rng = np.random.default_rng(0)
+    roots = rng.choice(np.flatnonzero(degree > 0), size=args.roots, replace=False).tolist()
+    bfs(D, roots[0])  # warm-up: compiles kernels, sizes the pools
+    runs = []
+    for root in roots:
+        result = bfs(D, root)
+        depth = fr.to_numpy(result.depth)
+        del result.predecessor
+        reached = check_levels(D, root, depth)
+        edges = int(degree[depth >= 0].sum()) // 2
+        runs.append({"root": root, "ms": round(result.elapsed_s * 1e3, 2),
+                     "iterations": result.iterations, "reached": reached,
+                     "gteps": edges / result.elapsed_s / 1e9,
+                     "exchanged_bytes": result.exchanged_bytes})
+        print(json.dumps(runs[-1]), flush=True)
+    record["bfs"] = runs
+    record["held_bytes_after_bfs"] = device_bytes(D)
+
+    result = pagerank(D)
+    total = float(fr.to_numpy(result.rank).sum())
+    if abs(total - 1.0) > 1e-6:
+        raise AssertionError(f"PageRank sums to {total}")
+    record["pagerank"] = {"ms": round(result.elapsed_s * 1e3, 1),
+                          "iterations": result.iterations,
+                          "ms_per_iteration": round(result.elapsed_s * 1e3
+                                                    / max(result.iterations, 1), 1),
+                          "exchanged_bytes": result.exchanged_bytes, "rank_sum": total}
+    record["held_bytes_after_pagerank"] = device_bytes(D)
+    record["host_peak_bytes"] = host_peak_bytes()
+    print(json.dumps(record), flush=True)
+    if args.output:
+        with open(args.output, "w") as out:
+            json.dump(record, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
