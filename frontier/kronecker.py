@@ -73,8 +73,9 @@ class KroneckerStream:
 
     Examples
     --------
+    >>> import numpy as np
     >>> stream = KroneckerStream(scale=4, num_edges=128, seed=0)
-    >>> src, dst, _ = stream.edges("numpy", 0, 128)
+    >>> src, dst, _ = stream.edges(np, 0, 128)
     >>> len(src), bool(src.max() < 16)
     (128, True)
     """
@@ -98,9 +99,7 @@ class KroneckerStream:
 
     def edges(self, xp, start: int, stop: int):
         """``(src, dst, weights_or_None)`` of edges ``start .. stop-1``, as
-        arrays of ``xp`` (``numpy``, ``cupy``, or the name ``"numpy"``)."""
-        if isinstance(xp, str):
-            xp = np if xp == "numpy" else __import__(xp)
+        arrays of ``xp`` (the ``numpy`` or ``cupy`` module)."""
         start, stop = int(start), int(min(stop, self.num_edges))
         count = max(stop - start, 0)
         if xp is np:
