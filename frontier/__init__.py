@@ -9,7 +9,7 @@ from .device import Device, default_device, get_device, resolve_devices, to_nump
 from .enactor import enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
-from .io import read_graph, write_graph
+from .io import read_graph, read_parts, write_graph
 from .memory import DeviceMemoryError
 from .multi.distributed import DistributedGraph
 from .operators import (
@@ -31,6 +31,6 @@ __all__ = [
     "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result", "advance",
     "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
     "follows", "functors", "memory", "generators", "get_device", "index_dtype", "neighbor_reduce",
-    "read_graph", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",
+    "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",
     "write_graph",
 ]

@@ -48,11 +48,13 @@ def _load_graph(args, device, quiet: bool):
     import frontier as fr
 
     if getattr(args, "distributed", False):
-        if args.kronecker is None or args.weighted:
-            raise ValueError("--distributed builds an unweighted --kronecker graph only")
-        return fr.generators.kronecker_parts(
-            args.kronecker, args.edgefactor, seed=args.seed, progress=not quiet,
-            devices=_devices_arg(args.devices) if args.devices else 1)
+        devices = _devices_arg(args.devices) if args.devices else 1
+        if args.graph is not None:
+            return fr.read_parts(args.graph, devices=devices, progress=not quiet)
+        if args.weighted:
+            raise ValueError("--distributed builds unweighted graphs only")
+        return fr.generators.kronecker_parts(args.kronecker, args.edgefactor, seed=args.seed,
+                                             devices=devices, progress=not quiet)
     if args.graph is not None:
         return fr.read_graph(args.graph, device=device, progress=not quiet)
     return fr.generators.kronecker(args.kronecker, args.edgefactor, seed=args.seed,
@@ -207,8 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
                      default="selective",
                      help="multi-device: updates to the devices that hold the vertex, or to all")
     run.add_argument("--distributed", action="store_true",
-                     help="Kronecker only: each of the --devices generates and builds its "
-                     "own part (random partition), so no device or host holds the whole graph")
+                     help="each of the --devices generates (--kronecker) or reads (--graph "
+                     "FILE.fgb) only its own part (random partition), so no device or host "
+                     "holds the whole graph")
     run.add_argument("--output", help="write every result array to this .npz file")
     run.add_argument("--json", action="store_true", help="print a one-line JSON summary")
     run.add_argument("--quiet", action="store_true", help="no progress output")

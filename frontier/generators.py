@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .build import csr_from_stream
-from .device import get_device, resolve_devices
+from .device import get_device
 from .graph import Graph, index_dtype
 from .kronecker import KroneckerStream
 from .memory import device_memory_guard
@@ -176,19 +176,11 @@ def kronecker_parts(scale: int, edgefactor: int = 16, seed: int = 0, *, devices,
     >>> bfs(D, source=0).depth.shape
     (256,)
     """
-    from .multi.distributed import build_distributed
+    from .multi.distributed import build_distributed, local_devices
 
     scale, edgefactor = _check_size(scale, edgefactor)
     stream = KroneckerStream(scale, edgefactor << scale, seed)
-    communicator = None
-    if isinstance(devices, str) and devices.strip().lower() == "mpi":
-        from .multi.mpi import MpiCommunicator, rank_device, world
-
-        comm = world()
-        communicator = MpiCommunicator(comm, rank_device(comm))
-        targets = [communicator.device]
-    else:
-        targets = resolve_devices(devices)
+    targets, communicator = local_devices(devices)
     return build_distributed(stream, targets, partition_seed=partition_seed,
                              communicator=communicator, progress=progress, **chunking)
 

@@ -152,6 +152,48 @@ def read_graph(path, *, directed: bool | None = None, device=None, progress: boo
     return G
 
 
+def read_parts(path, *, devices, partition_seed: int = 0, progress: bool = False):
+    """A ``.fgb`` graph file read as parts on several devices, never whole.
+
+    Each device (or MPI rank, with ``devices="mpi"``) reads the memory-mapped
+    file in row batches and keeps the arcs of the vertices it owns under the
+    ``random`` partition (``partition_seed``), with ``duplication="all"``:
+    the parts a multi-device run of ``read_graph(path)`` would make, without
+    any process holding the whole graph. Unweighted, unlabelled files only.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.fgb`` file (``frontier convert`` writes one from any format).
+    devices : int, list of device names, or ``"mpi"``
+    partition_seed : int
+    progress : bool
+
+    Returns
+    -------
+    frontier.DistributedGraph
+
+    Raises
+    ------
+    ValueError
+        For a file that is not a valid ``.fgb`` graph, or one with weights
+        or vertex labels.
+    FileNotFoundError
+        If ``path`` does not exist.
+    """
+    from .multi.distributed import local_devices, read_distributed
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"graph file not found: {path}")
+    if graph_format(path) != "fgb":
+        raise ValueError(f"{path.name}: read_parts reads .fgb files; convert it with "
+                         "`frontier convert` first")
+    targets, communicator = local_devices(devices)
+    return read_distributed(path, targets, partition_seed=partition_seed,
+                            communicator=communicator, progress=progress)
+
+
 def write_graph(G: Graph, path) -> None:
     """Write ``G`` to a file whose format is given by its name, atomically.
 

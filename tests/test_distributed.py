@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import edge_lists
 
 import frontier as fr
 from frontier.generators import kronecker, kronecker_parts
@@ -132,3 +133,79 @@ def test_the_largest_graph_script_runs_and_checks(tmp_path):
     assert record["vertices"] == 1024 and len(record["part_bytes"]) == 3
     assert all(run["reached"] > 1 for run in record["bfs"])
     assert abs(record["pagerank"]["rank_sum"] - 1) < 1e-6
+
+
+# parts read from a .fgb file ---------------------------------------------------------
+
+
+def assert_parts_of(D, G, count: int, partition_seed: int = 0) -> None:
+    """``D``'s parts, layout and counts are those of ``G`` split by the random partition."""
+    assert (D.num_vertices, D.num_arcs, D.num_edges, D.directed) == (
+        G.num_vertices, G.num_arcs, G.num_edges, G.directed)
+    layout = make_partition(G, count, "random", partition_seed)
+    assert D.layout.to_dict() == layout.to_dict()
+    for placed, part in zip(D.parts, build_parts(G, layout.owner, count, "all")):
+        np.testing.assert_array_equal(fr.to_numpy(placed.graph.offsets), part.graph.offsets)
+        np.testing.assert_array_equal(fr.to_numpy(placed.graph.columns), part.graph.columns)
+        assert placed.graph.num_edges == part.graph.num_edges
+    assert D.is_simple() == G.is_simple()
+
+
+@settings(max_examples=max(5, settings().max_examples // 5),
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edges=edge_lists(weighted=False), count=st.integers(1, 4),
+       batch_arcs=st.integers(1, 50))
+def test_parts_read_from_a_file_are_the_whole_graphs_parts(tmp_path, edges, count,
+                                                           batch_arcs):
+    from frontier.multi.distributed import read_distributed
+
+    G = edges.graph("cpu")
+    path = tmp_path / "graph.fgb"
+    fr.write_graph(G, path)
+    devices = [fr.get_device(f"cpu:{i}") for i in range(count)]
+    D = read_distributed(path, devices, batch_arcs=batch_arcs)
+    assert_parts_of(D, G, count)
+    source = edges.num_vertices // 2
+    np.testing.assert_array_equal(bfs(D, source).to_numpy().depth,
+                                  bfs(G, source).to_numpy().depth)
+    np.testing.assert_array_equal(connected_components(D).to_numpy().labels,
+                                  connected_components(G).to_numpy().labels)
+    np.testing.assert_allclose(pagerank(D, **CONVERGED).to_numpy().rank,
+                               pagerank(G, **CONVERGED).to_numpy().rank, rtol=0, atol=1e-9)
+    expected = G.out_degree() if G.directed else G.degree()
+    np.testing.assert_array_equal(D.degree(), fr.to_numpy(expected))
+
+
+def test_files_read_as_parts_and_what_they_refuse(tmp_path):
+    G = kronecker(8, seed=3, device="cpu")
+    path = tmp_path / "k.fgb"
+    fr.write_graph(G, path)
+    D = fr.read_parts(path, devices=2)
+    assert_parts_of(D, G, 2)
+    assert_same_answers(G, D)  # BC included: the graph is simple
+    loops = fr.Graph.from_edges([0, 1, 1], [0, 2, 2], device="cpu")
+    fr.write_graph(loops, tmp_path / "loops.fgb")
+    with pytest.raises(ValueError, match="self loops or parallel edges"):
+        betweenness_centrality(fr.read_parts(tmp_path / "loops.fgb", devices=2))
+    weighted = fr.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0], device="cpu")
+    fr.write_graph(weighted, tmp_path / "w.fgb")
+    with pytest.raises(ValueError, match="w.fgb: a distributed graph is unweighted"):
+        fr.read_parts(tmp_path / "w.fgb", devices=2)
+    fr.write_graph(G, tmp_path / "k.mtx")
+    with pytest.raises(ValueError, match="read_parts reads .fgb files"):
+        fr.read_parts(tmp_path / "k.mtx", devices=2)
+    with pytest.raises(FileNotFoundError, match="graph file not found"):
+        fr.read_parts(tmp_path / "missing.fgb", devices=2)
+
+
+def test_the_command_line_reads_parts(tmp_path, capsys):
+    import json
+
+    from frontier.cli import main
+
+    G = kronecker(9, device="cpu")
+    fr.write_graph(G, tmp_path / "k.fgb")
+    assert main(["run", "connected_components", "--graph", str(tmp_path / "k.fgb"),
+                 "--devices", "3", "--distributed", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["num_devices"] == 3 and summary["edges"] == G.num_edges

@@ -82,8 +82,9 @@ def test_every_primitive_gives_the_single_process_answer(ranks):
     assert f"checked 52 runs on {ranks} ranks" in done.stdout
 
 
-def test_each_rank_builds_only_its_part():
-    done, _ = launch(2, sys.executable, str(DRIVER), "distributed")
+def test_each_rank_builds_only_its_part(tmp_path):
+    done, _ = launch(2, sys.executable, str(DRIVER), "distributed",
+                     FRONTIER_TEST_DIR=str(tmp_path))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "checked distributed parts on 2 ranks" in done.stdout
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..build import csr_from_stream
 from ..device import Device, to_numpy
-from ..graph import ARC_BATCH
+from ..graph import ARC_BATCH, Graph
 from ..memory import device_memory_guard
 from ..progress import Progress
 from .enactor import PlacedPart
@@ -34,9 +34,10 @@ from .enactor import PlacedPart
 
 @dataclass(eq=False)
 class DistributedGraph:
-    """An undirected simple graph split over devices, never held whole.
+    """An unweighted graph split over devices, never held whole.
 
-    Build one with :func:`frontier.generators.kronecker_parts`, and run any
+    Build one with :func:`frontier.generators.kronecker_parts` or
+    :func:`frontier.read_parts` (a ``.fgb`` file), and run any
     primitive on it as on a :class:`~frontier.Graph`: the parts are already
     placed, so ``devices=`` may be left out (or must name the same devices).
 
@@ -64,6 +65,8 @@ class DistributedGraph:
     #: built by the ranks of an MPI job, each holding its own part
     mpi: bool = False
     directed: bool = False
+    #: no self loops and no parallel arcs
+    simple: bool = True
     duplication: str = "all"
     #: the graph is unweighted and has no vertex labels (as a Graph's attributes)
     weights = None
@@ -74,20 +77,28 @@ class DistributedGraph:
         """No weights: nothing to check (as :meth:`Graph.check_weights`)."""
 
     def is_simple(self) -> bool:
-        return True  # built without self loops or parallel arcs
+        return self.simple
 
     def simplified(self) -> DistributedGraph:
+        """``self`` when simple (as :meth:`Graph.simplified`); parts cannot be
+        simplified in place, so a graph with loops or parallel arcs is a
+        ValueError."""
+        if not self.simple:
+            raise ValueError("this distributed graph has self loops or parallel edges and "
+                             "cannot be simplified as parts: read it whole with read_graph")
         return self
 
     def degree(self):
-        """Degree of every vertex, a host int64 array (each part has its own
+        """Out-degree (directed) or degree as NetworkX counts it (a self loop
+        twice) of every vertex, a host int64 array (each part has its own
         vertices' rows). Not under MPI, where a process has one part."""
         if self.mpi:
             raise ValueError("under MPI each rank holds one part: degree() needs them all")
         degree = np.zeros(self.num_vertices, dtype=np.int64)
         for part in self.parts:
             owned = to_numpy(part.owned)
-            degree[owned] = to_numpy(part.graph.out_degree())[owned]
+            each = part.graph.out_degree() if self.directed else part.graph.degree()
+            degree[owned] = to_numpy(each)[owned]
         return degree
 
     def storage_bytes(self) -> list[int]:
@@ -100,8 +111,23 @@ class DistributedGraph:
 
     def __repr__(self) -> str:
         names = ", ".join(device.name for device in self.devices)
+        kind = "directed" if self.directed else "undirected"
         return (f"DistributedGraph({self.num_vertices} vertices, {self.num_edges} edges, "
-                f"undirected, parts on {names})")
+                f"{kind}, parts on {names})")
+
+
+def local_devices(devices) -> tuple[list[Device], object]:
+    """The devices this process builds parts on, and the MPI communicator
+    (``None`` unless ``devices`` is ``"mpi"``: then the rank's own device)."""
+    from ..device import resolve_devices
+
+    if isinstance(devices, str) and devices.strip().lower() == "mpi":
+        from .mpi import MpiCommunicator, rank_device, world
+
+        comm = world()
+        communicator = MpiCommunicator(comm, rank_device(comm))
+        return [communicator.device], communicator
+    return resolve_devices(devices), None
 
 
 def build_distributed(stream, devices: list[Device], *, partition_seed: int = 0,
@@ -126,20 +152,109 @@ def build_distributed(stream, devices: list[Device], *, partition_seed: int = 0,
     chunking
         ``chunk_edges``/``sort_arcs`` for :func:`frontier.build.csr_from_stream`.
     """
-    from partition import random_partition
-
     if stream.weights is not None:
         raise ValueError("a distributed graph is unweighted for now: leave weights=None")
+
+    def make_part(owner_on_device, rows, device, reporter):
+        return csr_from_stream(stream, directed=False, deduplicate=True,
+                               remove_self_loops=True, device=device, rows=rows,
+                               progress=reporter, **chunking)
+
+    return _distribute(make_part, stream.num_vertices, False, devices, partition_seed,
+                       communicator, progress)
+
+
+def read_distributed(path, devices: list[Device], *, partition_seed: int = 0,
+                     communicator=None, progress: bool = False,
+                     batch_arcs: int = ARC_BATCH) -> DistributedGraph:
+    """Every part of a ``.fgb`` graph file, read from its memory map in row
+    batches: each part keeps the arcs of its own vertices (a directed graph's
+    part also the arcs into them), and no process holds the whole graph.
+
+    ``devices``, ``partition_seed``, ``communicator`` and ``progress`` are as
+    for :func:`build_distributed`; ``batch_arcs`` arcs are read at a time.
+
+    Raises
+    ------
+    ValueError
+        For a file that is not a valid ``.fgb`` graph, or one with weights or
+        vertex labels (read those whole with :func:`frontier.read_graph`).
+    """
+    from pathlib import Path
+
+    from ..binary import read_binary
+
+    mapped = read_binary(Path(path), device="cpu")  # memory-mapped, checked
+    if mapped.weights is not None or mapped.node_labels is not None:
+        raise ValueError(f"{Path(path).name}: a distributed graph is unweighted and unlabelled "
+                         "for now; read this file whole with read_graph")
+
+    def make_part(owner_on_device, rows, device, reporter):
+        reporter.phase("reading rows", total=mapped.num_arcs, unit="edges")
+        part = _rows_of_file(mapped, to_numpy(owner_on_device), to_numpy(rows), batch_arcs,
+                             reporter)
+        return part.to(device)
+
+    return _distribute(make_part, mapped.num_vertices, mapped.directed, devices,
+                       partition_seed, communicator, progress, num_edges=mapped.num_edges)
+
+
+def _rows_of_file(mapped: Graph, owner, rows, batch_arcs: int, reporter: Progress) -> Graph:
+    """The host CSR of the arcs a part keeps (leaving its vertices, or, for a
+    directed graph, entering them), over all vertices, in two passes over
+    the mapped file: count, then fill."""
+    n = mapped.num_vertices
+
+    def batches():
+        for begin in range(0, mapped.num_arcs, batch_arcs):
+            end = min(begin + batch_arcs, mapped.num_arcs)
+            tails = mapped.arc_sources(begin, end)
+            heads = np.asarray(mapped.columns[begin:end])
+            keep = rows[tails]
+            if mapped.directed:
+                keep |= rows[heads]
+            yield tails[keep], heads[keep]
+            reporter.update(end)
+
+    degree = np.zeros(n, dtype=np.int64)
+    for tails, _ in batches():
+        degree += np.bincount(tails, minlength=n)
+    part_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degree, out=part_offsets[1:])
+    columns = np.empty(int(part_offsets[-1]), dtype=mapped.columns.dtype)
+    written = loops = 0
+    for tails, heads in batches():  # arcs come in CSR order: rows stay sorted
+        columns[written:written + len(heads)] = heads
+        written += len(heads)
+        loops += int(np.count_nonzero(tails == heads))
+    num_arcs = len(columns)
+    num_edges = num_arcs if mapped.directed else (num_arcs + loops) // 2
+    return Graph(part_offsets, columns, None, mapped.directed, Device("cpu", 0), num_edges)
+
+
+def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Device],
+                partition_seed: int, communicator, progress: bool,
+                num_edges: int | None = None) -> DistributedGraph:
+    """Partition ``num_vertices`` at random and build each local part with
+    ``make_part(owner on the device, owned mask, device, progress) -> Graph``
+    in a thread per device; sum the parts' counts (over the ranks under MPI)."""
+    from partition import random_partition
+
     num_parts = len(devices) if communicator is None else communicator.size
     first = 0 if communicator is None else communicator.rank
-    owner = random_partition(stream, num_parts, partition_seed)
+    owner = random_partition(_Vertices(num_vertices), num_parts, partition_seed)
     built: list = [None] * len(devices)
 
     def build(slot: int) -> None:
+        index, device = first + slot, devices[slot]
+        reporter = Progress(f"part {index}", progress and slot == 0)
         try:
-            built[slot] = _build_part(stream, owner, first + slot, num_parts, devices[slot],
-                                      Progress(f"part {first + slot}", progress and slot == 0),
-                                      chunking)
+            with device.activate(), device_memory_guard(device, f"building part {index}"):
+                slot_owner = device.asarray(owner)
+                rows = slot_owner == index
+                graph = make_part(slot_owner, rows, device, reporter)
+                built[slot] = _placed(graph, slot_owner, rows, index, num_parts)
+            reporter.finish(f"{graph.num_arcs} arcs")
         except BaseException as error:  # noqa: BLE001 - raised in the caller below
             built[slot] = error
 
@@ -156,40 +271,51 @@ def build_distributed(stream, devices: list[Device], *, partition_seed: int = 0,
     counts = np.sum([stats for _, stats in built], axis=0)
     if communicator is not None:
         counts = np.asarray(communicator.comm.allreduce(counts))  # summed over ranks
-    arcs_per_part, borders = counts[:num_parts], counts[num_parts:2 * num_parts]
-    num_arcs = int(arcs_per_part.sum())  # no self loops: two arcs an edge
-    layout = _layout(owner, num_parts, arcs_per_part, int(counts[-1]) // 2, borders)
-    return DistributedGraph(parts, tuple(devices), layout, stream.num_vertices, num_arcs,
-                            num_arcs // 2, partition_seed, mpi=communicator is not None)
+    owned_arcs, borders = counts[:num_parts], counts[num_parts:2 * num_parts]
+    crossing, loops, repeats = (int(value) for value in counts[2 * num_parts:])
+    num_arcs = int(owned_arcs.sum())
+    if num_edges is None:
+        num_edges = num_arcs if directed else (num_arcs + loops) // 2
+    layout = _layout(owner, num_parts, owned_arcs, crossing if directed else crossing // 2,
+                     borders)
+    return DistributedGraph(parts, tuple(devices), layout, num_vertices, num_arcs, num_edges,
+                            partition_seed, mpi=communicator is not None, directed=directed,
+                            simple=loops == 0 and repeats == 0)
 
 
-def _build_part(stream, owner, index: int, num_parts: int, device: Device,
-                progress: Progress, chunking: dict):
-    """Part ``index`` on ``device``, and its counts: a vector of its arcs
-    (at ``index``), its border size (at ``num_parts + index``) and its arcs
-    to other parts (last)."""
-    xp = device.xp
-    with device.activate(), device_memory_guard(device, f"building part {index}"):
-        slot_owner = device.asarray(owner)
-        rows = slot_owner == index
-        graph = csr_from_stream(stream, directed=False, deduplicate=True,
-                                remove_self_loops=True, device=device, rows=rows,
-                                progress=progress, **chunking)
-        remote = xp.zeros(graph.num_vertices, dtype=bool)
-        cut = 0
-        for begin in range(0, graph.num_arcs, ARC_BATCH):
-            heads = graph.columns[begin:begin + ARC_BATCH]
-            crossing = slot_owner[heads] != index
-            cut += int(xp.count_nonzero(crossing))
-            remote[heads[crossing]] = True
-        owned = xp.flatnonzero(rows)
-        part = PlacedPart(index, graph, owned, owned, rows, slot_owner, None,
-                          {peer: None for peer in range(num_parts) if peer != index})
-        stats = np.zeros(2 * num_parts + 1, dtype=np.int64)
-        stats[index] = graph.num_arcs
-        stats[num_parts + index] = int(xp.count_nonzero(remote))
-        stats[-1] = cut
-        progress.finish(f"{graph.num_arcs} arcs")
+@dataclass(frozen=True)
+class _Vertices:
+    """What the random partitioner reads of a graph: its vertex count."""
+
+    num_vertices: int
+
+
+def _placed(graph: Graph, slot_owner, rows, index: int, num_parts: int):
+    """Part ``index`` placed, and its counts: a vector of its vertices' out-arcs
+    (at ``index``), its border size (at ``num_parts + index``), its crossing
+    out-arcs, self loops and repeated arcs (the last three)."""
+    xp = graph.xp
+    degree = graph.out_degree()
+    owned_arcs = int(degree[rows].sum())
+    remote = (degree > 0) & ~rows  # tails of the arcs into owned vertices (directed)
+    crossing = loops = repeats = 0
+    for begin in range(0, graph.num_arcs, ARC_BATCH):
+        end = min(begin + ARC_BATCH, graph.num_arcs)
+        first = max(begin - 1, 0)  # the previous batch's last arc, for repeats
+        tails, heads = graph.arc_sources(first, end), graph.columns[first:end]
+        repeats += int(xp.count_nonzero((tails[1:] == tails[:-1]) & (heads[1:] == heads[:-1])))
+        tails, heads = tails[begin - first:], heads[begin - first:]
+        out = slot_owner[heads] != index
+        crossing += int(xp.count_nonzero(out & rows[tails]))
+        remote[heads[out]] = True
+        loops += int(xp.count_nonzero(tails == heads))
+    owned = xp.flatnonzero(rows)
+    part = PlacedPart(index, graph, owned, owned, rows, slot_owner, None,
+                      {peer: None for peer in range(num_parts) if peer != index})
+    stats = np.zeros(2 * num_parts + 3, dtype=np.int64)
+    stats[index] = owned_arcs
+    stats[num_parts + index] = int(xp.count_nonzero(remote))
+    stats[-3:] = crossing, loops, repeats
     return part, stats
 
 
