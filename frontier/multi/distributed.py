@@ -3,11 +3,12 @@
 A :class:`~frontier.Graph` is a whole CSR on one device, and a multi-device
 run splits it on the host (``partition.subgraph``). A graph that no device,
 or not even the host, can hold whole is built the other way round: every
-device (or MPI rank) generates the whole edge stream in chunks
-(:mod:`frontier.kronecker`, any range of edges on its own) and keeps the
-arcs that leave the vertices it owns (:func:`frontier.build.csr_from_stream`
-with ``rows``). No edge list and no whole graph exists anywhere; each device
-holds its part, the partition's owner array and one chunk at a time.
+device (or MPI rank) keeps only the arcs that leave the vertices it owns,
+either generating the whole edge stream in chunks (:mod:`frontier.kronecker`,
+any range of edges on its own; :func:`frontier.build.csr_from_stream` with
+``rows``) or reading a memory-mapped ``.fgb`` file in batches of rows. No
+edge list and no whole graph exists anywhere; each device holds its part,
+the partition's owner array and one chunk or batch at a time.
 
 The parts are exactly those ``partition.subgraph.build_parts`` makes from the
 whole graph with the ``random`` partition and ``duplication="all"`` (every
@@ -155,7 +156,7 @@ def build_distributed(stream, devices: list[Device], *, partition_seed: int = 0,
     if stream.weights is not None:
         raise ValueError("a distributed graph is unweighted for now: leave weights=None")
 
-    def make_part(owner_on_device, rows, device, reporter):
+    def make_part(rows, device, reporter):
         return csr_from_stream(stream, directed=False, deduplicate=True,
                                remove_self_loops=True, device=device, rows=rows,
                                progress=reporter, **chunking)
@@ -189,17 +190,15 @@ def read_distributed(path, devices: list[Device], *, partition_seed: int = 0,
         raise ValueError(f"{Path(path).name}: a distributed graph is unweighted and unlabelled "
                          "for now; read this file whole with read_graph")
 
-    def make_part(owner_on_device, rows, device, reporter):
+    def make_part(rows, device, reporter):
         reporter.phase("reading rows", total=mapped.num_arcs, unit="edges")
-        part = _rows_of_file(mapped, to_numpy(owner_on_device), to_numpy(rows), batch_arcs,
-                             reporter)
-        return part.to(device)
+        return _rows_of_file(mapped, to_numpy(rows), batch_arcs, reporter).to(device)
 
     return _distribute(make_part, mapped.num_vertices, mapped.directed, devices,
                        partition_seed, communicator, progress, num_edges=mapped.num_edges)
 
 
-def _rows_of_file(mapped: Graph, owner, rows, batch_arcs: int, reporter: Progress) -> Graph:
+def _rows_of_file(mapped: Graph, rows, batch_arcs: int, reporter: Progress) -> Graph:
     """The host CSR of the arcs a part keeps (leaving its vertices, or, for a
     directed graph, entering them), over all vertices, in two passes over
     the mapped file: count, then fill."""
@@ -236,7 +235,7 @@ def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Devi
                 partition_seed: int, communicator, progress: bool,
                 num_edges: int | None = None) -> DistributedGraph:
     """Partition ``num_vertices`` at random and build each local part with
-    ``make_part(owner on the device, owned mask, device, progress) -> Graph``
+    ``make_part(owned mask on the device, device, progress) -> Graph``
     in a thread per device; sum the parts' counts (over the ranks under MPI)."""
     from partition import random_partition
 
@@ -252,7 +251,7 @@ def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Devi
             with device.activate(), device_memory_guard(device, f"building part {index}"):
                 slot_owner = device.asarray(owner)
                 rows = slot_owner == index
-                graph = make_part(slot_owner, rows, device, reporter)
+                graph = make_part(rows, device, reporter)
                 built[slot] = _placed(graph, slot_owner, rows, index, num_parts)
             reporter.finish(f"{graph.num_arcs} arcs")
         except BaseException as error:  # noqa: BLE001 - raised in the caller below
