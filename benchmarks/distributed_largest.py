@@ -23,7 +23,6 @@ import time
 import numpy as np
 
 import frontier as fr
-from frontier.graph import ARC_BATCH
 from frontier.memory import host_peak_bytes
 from primitives import bfs, pagerank
 
@@ -50,9 +49,8 @@ def check_levels(D, source: int, depth) -> int:
     for part in D.parts:
         graph, xp = part.graph, part.graph.xp
         levels = part.graph.device.asarray(depth)
-        for begin in range(0, graph.num_arcs, ARC_BATCH):
-            tails = graph.arc_sources(begin, min(begin + ARC_BATCH, graph.num_arcs))
-            du, dv = levels[tails], levels[graph.columns[begin:begin + ARC_BATCH]]
+        for tails, heads, _ in graph.arc_batches():
+            du, dv = levels[tails], levels[heads]
             if bool(xp.any((du >= 0) & (dv < 0))) or bool(xp.any((du >= 0) & (dv >= 0)
                                                                  & (xp.abs(du - dv) > 1))):
                 raise AssertionError(f"part {part.index}: an arc breaks the BFS levels")

@@ -24,8 +24,8 @@ import functools
 
 import numpy as np
 
-from .device import Device
-from .graph import Graph, _vertex_dtype
+from .device import Device, to_numpy
+from .graph import Graph, _row_ids, _vertex_dtype, sorted_arc_keys
 from .memory import check_fits, free_bytes, memory_limit
 from .progress import Progress
 
@@ -216,7 +216,7 @@ def _sort_rows(xp, offsets, columns, weights, n: int, deduplicate: bool, sort_ar
     """
     total = int(offsets[-1])
     bounds = _row_batches(xp, offsets, n, sort_arcs)
-    arc_bounds = _to_host(offsets[bounds])
+    arc_bounds = to_numpy(offsets[bounds])
     kept_per_row = xp.zeros(n + 1, dtype=np.int64)
     written = loops = 0
     progress.phase("sorting rows", total=total, unit="edges")
@@ -225,23 +225,11 @@ def _sort_rows(xp, offsets, columns, weights, n: int, deduplicate: bool, sort_ar
                                                arc_bounds[1:]):
         begin, end = int(begin), int(end)
         # the batch's arcs as keys (row - first_row) * n + column, sorted
-        key = xp.searchsorted(offsets[first_row + 1:last_row + 1],
-                              xp.arange(begin, end, dtype=np.int64), side="right")
+        key = _row_ids(xp, offsets[first_row:last_row + 1], begin, end)
         key *= width
         key += columns[begin:end]
-        order = None
-        if weights is not None:
-            # weight order first: the stable key sort then puts the lightest
-            # of parallel arcs first, and deduplication keeps it
-            order = xp.argsort(weights[begin:end], kind="stable")
-            order = order[xp.argsort(key[order], kind="stable")]
-            key = key[order]
-        else:
-            key.sort()
-        if deduplicate and len(key):
-            first = xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]])
-            key = key[first]
-            order = None if order is None else order[first]
+        key, order = sorted_arc_keys(xp, key, None if weights is None else weights[begin:end],
+                                     deduplicate)
         row = key // width
         key -= row * width  # now the column
         loops += int(xp.count_nonzero(key == row + first_row))
@@ -261,7 +249,7 @@ def _row_batches(xp, offsets, n: int, sort_arcs: int) -> list[int]:
     row with more arcs is a batch of its own)."""
     total = int(offsets[-1])
     targets = xp.arange(0, total, max(sort_arcs, 1), dtype=np.int64)
-    rows = _to_host(xp.searchsorted(offsets, targets, side="right") - 1)
+    rows = to_numpy(xp.searchsorted(offsets, targets, side="right") - 1)
     return sorted({0, n, *(int(r) for r in rows)})
 
 
@@ -278,7 +266,3 @@ def _trimmed(device: Device, array, length: int):
     if free is not None and needed > free:
         return array[:length]
     return array[:length].copy()
-
-
-def _to_host(array):
-    return array if isinstance(array, np.ndarray) else array.get()

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from .atomic import write_npz
+from .device import is_mpi
 from .memory import host_peak_bytes
 from .multi.distributed import DistributedGraph
 
@@ -82,7 +83,7 @@ def run_command(args) -> int:
     """``frontier run``. With ``--devices mpi`` it runs on every rank of an MPI
     job: rank 0 reports, the others stay quiet, and an error on any rank
     aborts them all (docs/mpi.md)."""
-    if (args.devices or "").strip().lower() != "mpi":
+    if not is_mpi(args.devices):
         return _run(args, None)
     from .multi.mpi import abort_on_error, world
 

@@ -133,6 +133,11 @@ def get_device(spec: str | Device | None = None) -> Device:
     return Device(kind, index)
 
 
+def is_mpi(devices) -> bool:
+    """Whether a ``devices=`` value asks for one device per MPI rank (``"mpi"``)."""
+    return isinstance(devices, str) and devices.strip().lower() == "mpi"
+
+
 def resolve_devices(devices) -> list[Device]:
     """Resolve the ``devices=`` argument of a primitive to a list of devices.
 

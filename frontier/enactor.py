@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from .communicate import declarations
-from .device import Device, resolve_devices
+from .device import Device, is_mpi, resolve_devices
 from .graph import Graph
 from .loop import iterate
 from .memory import Budget, check_fits, device_memory_guard
@@ -136,7 +136,7 @@ def enact(
                                  partition_seed=partition_seed, duplication=duplication,
                                  communication=communication, max_iterations=max_iterations,
                                  memory_limit=limit, params=params)
-    if isinstance(devices, str) and devices.strip().lower() == "mpi":
+    if is_mpi(devices):
         from .multi.mpi import enact_mpi
 
         return enact_mpi(primitive, graph, partition=partition, partition_seed=partition_seed,

@@ -147,7 +147,7 @@ class Graph:
         if directed:
             num_edges = num_arcs
         else:
-            loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, num_arcs)))
+            loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
             num_edges = (num_arcs + loops) // 2
         graph = cls(offsets, columns, weights, bool(directed), dev, num_edges)
         if deduplicate and remove_self_loops:
@@ -235,20 +235,25 @@ class Graph:
         degree = self.out_degree()
         if self._simple:
             return degree  # no self loops
-        for begin in range(0, self.num_arcs, ARC_BATCH):
-            end = min(begin + ARC_BATCH, self.num_arcs)
-            heads = self.columns[begin:end]
-            loops = heads[heads == self.arc_sources(begin, end)]
-            degree += self.xp.bincount(loops, minlength=self.num_vertices)
+        for tails, heads, _ in self.arc_batches():
+            degree += self.xp.bincount(heads[heads == tails], minlength=self.num_vertices)
         return degree
 
     def arc_sources(self, start: int = 0, stop: int | None = None):
         """The source vertex of every stored arc (or of arcs ``start:stop``),
         aligned with ``columns`` (a device array of int64; ``columns`` holds
         the destinations)."""
-        stop = self.num_arcs if stop is None else stop
-        return self.xp.searchsorted(self.offsets[1:], self.xp.arange(start, stop),
-                                    side="right")
+        return _row_ids(self.xp, self.offsets, start, self.num_arcs if stop is None else stop)
+
+    def arc_batches(self, size: int = ARC_BATCH):
+        """Every stored arc, ``size`` at a time in CSR order: ``(tails,
+        heads, weights)`` per batch (int64 sources, views of ``columns`` and
+        ``weights``; ``weights`` is ``None`` on an unweighted graph). A pass
+        over all arcs through it holds the temporaries of one batch only."""
+        for begin in range(0, self.num_arcs, size):
+            end = min(begin + size, self.num_arcs)
+            yield (self.arc_sources(begin, end), self.columns[begin:end],
+                   None if self.weights is None else self.weights[begin:end])
 
     def is_simple(self) -> bool:
         """True if the graph has no self loops and no parallel arcs (known from
@@ -446,9 +451,10 @@ def _symmetrize(xp, src, dst, weights):
     return src, dst, weights
 
 
-def _row_ids(xp, offsets, num_arcs: int):
-    """The source vertex of every arc, from the row offsets."""
-    return xp.searchsorted(offsets[1:], xp.arange(num_arcs), side="right")
+def _row_ids(xp, offsets, start: int, stop: int):
+    """The source vertex (row) of arcs ``start .. stop-1``, from the row
+    offsets (int64; relative to the first row of ``offsets``)."""
+    return xp.searchsorted(offsets[1:], xp.arange(start, stop, dtype=np.int64), side="right")
 
 
 def _vertex_dtype(dtype, n: int):
@@ -463,6 +469,26 @@ def _vertex_dtype(dtype, n: int):
     return dtype
 
 
+def sorted_arc_keys(xp, key, weights, deduplicate: bool):
+    """Arc keys (``row * width + column``) in increasing order, and the
+    permutation that sorted them (``None`` without weights: unweighted keys
+    are sorted in place). Among equal keys the lightest weight comes first
+    (a stable key sort after a weight sort), and ``deduplicate`` keeps only
+    that first one of each run."""
+    order = None
+    if weights is not None:
+        order = xp.argsort(weights, kind="stable")
+        order = order[xp.argsort(key[order], kind="stable")]
+        key = key[order]
+    else:
+        key.sort()
+    if deduplicate and len(key):
+        first = xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]])
+        key = key[first]
+        order = None if order is None else order[first]
+    return key, order
+
+
 def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     """Sort arcs by (source, destination) and compress the sources.
 
@@ -473,19 +499,7 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     width = max(n, 1)
     key = src.astype(np.int64) * width + dst
     del src, dst
-    order = None
-    if weights is not None:
-        # Sorting by weight first makes the stable key sort keep the lightest
-        # parallel arc first, which deduplication then keeps.
-        order = xp.argsort(weights, kind="stable")
-        order = order[xp.argsort(key[order], kind="stable")]
-        key = key[order]
-    else:
-        key.sort()
-    if deduplicate and len(key):
-        first = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]]))
-        key = key[first]
-        order = None if order is None else order[first]
+    key, order = sorted_arc_keys(xp, key, weights, deduplicate)
     offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
     columns = (key % width).astype(vertex_dtype)
     return offsets.astype(np.int64), columns, None if order is None else weights[order]
@@ -495,7 +509,7 @@ def _transpose(xp, offsets, columns) -> InEdges:
     """CSC of a CSR: in-neighbours of each vertex and the CSR id of each in-edge."""
     n = len(offsets) - 1
     num_arcs = len(columns)
-    rows = _row_ids(xp, offsets, num_arcs).astype(columns.dtype)
+    rows = _row_ids(xp, offsets, 0, num_arcs).astype(columns.dtype)
     order = xp.argsort(columns, kind="stable")
     counts = xp.bincount(columns, minlength=n) if num_arcs else xp.zeros(n, dtype=np.int64)
     in_offsets = xp.zeros(n + 1, dtype=np.int64)

@@ -84,7 +84,8 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
              "its depth is not its predecessor's depth + 1")
     # Every stored arc (both directions of an undirected edge), in batches.
     reached = depth >= 0
-    for tails, heads in _arcs(G, arc_batch):
+    for tails, heads, _ in G.arc_batches(arc_batch):
+        heads = heads.astype("int64")
         both = reached[tails] & reached[heads]
         gap = depth[heads] - depth[tails]
         too_far = both & ((gap > 1) if G.directed else (xp.abs(gap) > 1))
@@ -97,13 +98,6 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
     _fail_at(4, xp.arange(n), reached != in_tree,
              "it has a depth but is not in the tree, or the reverse")
     _check_tree_edges(G, parent, children)
-
-
-def _arcs(G: Graph, batch: int):
-    """``(tails, heads)`` int64 arrays of every stored arc, ``batch`` arcs at a time."""
-    for begin in range(0, G.num_arcs, batch):
-        end = min(begin + batch, G.num_arcs)
-        yield G.arc_sources(begin, end), G.columns[begin:end].astype("int64")
 
 
 def _check_tree(xp, source, depth, parent, has_parent, children) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from frontier.device import Device
+from frontier.device import Device, to_numpy
 from frontier.graph import Graph
 from frontier.slots import SlotTable
 
@@ -67,7 +67,7 @@ def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all",
     if only is not None and not 0 <= only < num_parts:
         raise ValueError(f"only={only!r}: expected a part index in 0..{num_parts - 1}")
     indices = range(num_parts) if only is None else [only]
-    owner = np.asarray(_host(owner), dtype=np.int32)
+    owner = np.asarray(to_numpy(owner), dtype=np.int32)
     src, dst, weights = graph.edges()
     src = src.astype(np.int64, copy=False)
     dst = dst.astype(np.int64, copy=False)
@@ -84,10 +84,6 @@ def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all",
         rank[ids] = np.arange(len(ids))
     return [_one_hop_part(graph, owner, src, dst, weights, i, arcs[i], owned_ids, borders, rank)
             for i in indices]
-
-
-def _host(array):
-    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else array
 
 
 def _arcs_of(graph: Graph, owner, src, dst, part: int):

@@ -142,10 +142,9 @@ def check_distances(graph: Graph, source: int, distance, rtol: float = 1e-6) -> 
         raise ValueError(f"distance[{source}] = {float(distance[source])}: the source must "
                          "be at distance 0")
     attained = xp.zeros(graph.num_vertices, dtype=bool)
-    for begin in range(0, graph.num_arcs, ARC_BATCH):  # a few float64 per arc of a batch
-        end = min(begin + ARC_BATCH, graph.num_arcs)
-        sources, heads = graph.arc_sources(begin, end), graph.columns[begin:end]
-        weight = 1.0 if graph.weights is None else graph.weights[begin:end].astype(np.float64)
+    # a few float64 per arc of a batch
+    for sources, heads, weight in graph.arc_batches(ARC_BATCH):
+        weight = 1.0 if weight is None else weight.astype(np.float64)
         from_reached = xp.isfinite(distance[sources])  # arcs out of unreached vertices say nothing
         sources, heads = sources[from_reached], heads[from_reached]
         via = distance[sources] + (weight if np.isscalar(weight) else weight[from_reached])

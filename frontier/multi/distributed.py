@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..build import csr_from_stream
-from ..device import Device, to_numpy
+from ..device import Device, is_mpi, resolve_devices, to_numpy
 from ..graph import ARC_BATCH, Graph
 from ..memory import device_memory_guard
 from ..progress import Progress
@@ -120,9 +120,7 @@ class DistributedGraph:
 def local_devices(devices) -> tuple[list[Device], object]:
     """The devices this process builds parts on, and the MPI communicator
     (``None`` unless ``devices`` is ``"mpi"``: then the rank's own device)."""
-    from ..device import resolve_devices
-
-    if isinstance(devices, str) and devices.strip().lower() == "mpi":
+    if is_mpi(devices):
         from .mpi import MpiCommunicator, rank_device, world
 
         comm = world()
@@ -205,15 +203,14 @@ def _rows_of_file(mapped: Graph, rows, batch_arcs: int, reporter: Progress) -> G
     n = mapped.num_vertices
 
     def batches():
-        for begin in range(0, mapped.num_arcs, batch_arcs):
-            end = min(begin + batch_arcs, mapped.num_arcs)
-            tails = mapped.arc_sources(begin, end)
-            heads = np.asarray(mapped.columns[begin:end])
+        done = 0
+        for tails, heads, _ in mapped.arc_batches(batch_arcs):
             keep = rows[tails]
             if mapped.directed:
                 keep |= rows[heads]
             yield tails[keep], heads[keep]
-            reporter.update(end)
+            done += len(heads)
+            reporter.update(done)
 
     degree = np.zeros(n, dtype=np.int64)
     for tails, _ in batches():
@@ -298,12 +295,12 @@ def _placed(graph: Graph, slot_owner, rows, index: int, num_parts: int):
     owned_arcs = int(degree[rows].sum())
     remote = (degree > 0) & ~rows  # tails of the arcs into owned vertices (directed)
     crossing = loops = repeats = 0
-    for begin in range(0, graph.num_arcs, ARC_BATCH):
-        end = min(begin + ARC_BATCH, graph.num_arcs)
-        first = max(begin - 1, 0)  # the previous batch's last arc, for repeats
-        tails, heads = graph.arc_sources(first, end), graph.columns[first:end]
+    last = None  # the previous batch's last arc, for a repeat across batches
+    for tails, heads, _ in graph.arc_batches():
         repeats += int(xp.count_nonzero((tails[1:] == tails[:-1]) & (heads[1:] == heads[:-1])))
-        tails, heads = tails[begin - first:], heads[begin - first:]
+        if last is not None:
+            repeats += int(bool((tails[0] == last[0]) & (heads[0] == last[1])))
+        last = tails[-1], heads[-1]
         out = slot_owner[heads] != index
         crossing += int(xp.count_nonzero(out & rows[tails]))
         remote[heads[out]] = True
@@ -354,11 +351,9 @@ def _check_run_options(graph: DistributedGraph, devices, partition, partition_se
     the one it was built with."""
     if not graph.parts:
         raise ValueError("this distributed graph was released")
-    if graph.mpi and devices not in (None, "mpi"):
+    if graph.mpi and not (devices is None or is_mpi(devices)):
         raise ValueError(f"devices={devices!r}: this distributed graph lives on the MPI ranks")
     if not graph.mpi and devices is not None:
-        from ..device import resolve_devices
-
         if tuple(resolve_devices(devices)) != graph.devices:
             raise ValueError(f"devices={devices!r}: this distributed graph lives on "
                              f"{[device.name for device in graph.devices]}")

@@ -51,6 +51,8 @@ class Exchange:
         self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
         self.snapshot: dict = {}
+        #: the proxy slots (copies of other devices' vertices), computed once
+        self.is_remote = ~part.is_owned
         self.sent_bytes = 0
         self.seconds = 0.0
 
@@ -79,12 +81,13 @@ class Exchange:
         if not self.names:
             return self._next_frontier(frontier, None)
         begin = time.perf_counter()
-        xp, is_owned = self.part.graph.xp, self.part.is_owned
+        xp = self.part.graph.xp
         arrays = self.arrays()
         changed = {name: _differs(array, self.snapshot[name])
                    for name, array in arrays.items()}
         merged = self._offer_and_merge(arrays, changed)
-        refresh = _any(changed.values()) & is_owned
+        refresh = _any(changed.values())
+        refresh &= self.part.is_owned
         if merged is not None:
             refresh[merged] = True
         self._refresh(arrays, xp.flatnonzero(refresh))
@@ -106,14 +109,17 @@ class Exchange:
     def _offer_and_merge(self, arrays: dict, changed: dict):
         """Steps 1-3; returns the owned slots the offers changed (repeats
         possible), or None."""
-        part, xp = self.part, self.part.graph.xp
+        xp = self.part.graph.xp
         outgoing: dict[int, list] = {peer: [] for peer in self.route.peers}
         for shared in self.shared:
             names = (shared.name, *shared.followers)
-            slots = xp.flatnonzero(_any(changed[name] for name in names) & ~part.is_owned)
-            offered = [arrays[name][slots] for name in names]
-            if shared.combine == "sum":
-                offered[0] = offered[0] - self.snapshot[shared.name][slots]
+            changed_proxies = _any(changed[name] for name in names)
+            changed_proxies &= self.is_remote
+            slots = xp.flatnonzero(changed_proxies)
+            if shared.offers:  # "owner" data is only put back: its owner decides
+                offered = [arrays[name][slots] for name in names]
+                if shared.combine == "sum":
+                    offered[0] = offered[0] - self.snapshot[shared.name][slots]
             for name in names:
                 arrays[name][slots] = self.snapshot[name][slots]
             if not shared.offers:
