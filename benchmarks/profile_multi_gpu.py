@@ -1,9 +1,12 @@
-"""Where a multi-GPU run spends its time: cProfile of rank 0's thread.
+"""Where a multi-GPU run spends its time: a per-rank timeline of phases.
 
-Runs a primitive once to warm up, then once with rank 0's ``run_rank``
-under cProfile (Python 3.12 allows one active profiler per process, so the
-other ranks run unprofiled), and prints its top functions by own time and by
-cumulative time, with the run's exchange share.
+Runs a primitive once to warm up, then once more with the exchange's and
+the primitive's phases wrapped in timers that synchronize the rank's device
+before and after (so a phase is charged with its own GPU work, not with work
+queued before it). Prints each rank's exclusive time per phase, summed over
+the run; ``collective`` is time in the communicator's barriers, i.e. waiting
+for the other ranks. The synchronization slows the run a little; the
+unwrapped run's time is printed beside it.
 
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --gpus 2
 """
@@ -11,16 +14,50 @@ cumulative time, with the run's exchange share.
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import pstats
+import threading
+import time
+from collections import defaultdict
 
 import frontier as fr
-import frontier.multi.enactor as multi
-from primitives import bfs, pagerank
+import frontier.multi.communicator as communicator
+import frontier.multi.exchange as exchange
+import frontier.multi.view as view
+from primitives import bfs, connected_components, pagerank
+from primitives.bfs import BFS
+from primitives.cc import ConnectedComponents
+from primitives.pagerank import PageRank
 
-PRIMITIVES = {"bfs": lambda G, s, **o: bfs(G, s, **o),
-              "pagerank": lambda G, s, **o: pagerank(G, **o)}
+PRIMITIVES = {"bfs": (BFS, lambda G, s, **o: bfs(G, s, **o)),
+              "pagerank": (PageRank, lambda G, s, **o: pagerank(G, tol=1e-9, max_iter=1000, **o)),
+              "cc": (ConnectedComponents, lambda G, s, **o: connected_components(G, **o))}
+
+_local = threading.local()
+totals: dict = defaultdict(lambda: defaultdict(float))
+
+
+def _timed(owner, attribute: str, phase: str) -> None:
+    """Wrap ``owner.attribute`` so its exclusive time is charged to ``phase``
+    of the calling rank (a thread named after its device)."""
+    plain = getattr(owner, attribute)
+
+    def wrapped(*arguments, **keywords):
+        device = getattr(_local, "device", None)
+        if device is None:
+            return plain(*arguments, **keywords)
+        device.synchronize()
+        stack = _local.stack
+        stack.append(0.0)
+        begin = time.perf_counter()
+        try:
+            return plain(*arguments, **keywords)
+        finally:
+            device.synchronize()
+            spent = time.perf_counter() - begin
+            children = stack.pop()
+            totals[_local.rank][phase] += spent - children
+            if stack:
+                stack[-1] += spent
+    setattr(owner, attribute, wrapped)
 
 
 def main() -> None:
@@ -29,37 +66,46 @@ def main() -> None:
     parser.add_argument("--primitive", default="bfs", choices=sorted(PRIMITIVES))
     parser.add_argument("--gpus", type=int, default=2)
     parser.add_argument("--duplication", default="all")
+    parser.add_argument("--cpu", action="store_true", help="virtual CPU devices (a smoke run)")
     args = parser.parse_args()
-    G = fr.generators.kronecker(args.scale, 16, seed=0, device="cuda:0", progress=False)
+    base = "cpu" if args.cpu else "cuda"
+    G = fr.generators.kronecker(args.scale, 16, seed=0, device=f"{base}:0", progress=False)
     source = int(fr.to_numpy(G.out_degree()).argmax())
-    run = PRIMITIVES[args.primitive]
-    devices = [f"cuda:{i}" for i in range(args.gpus)]
+    kind, run = PRIMITIVES[args.primitive]
+    devices = [f"{base}:{i}" for i in range(args.gpus)]
     options = {"devices": devices, "duplication": args.duplication}
-    single = run(G, source, devices="cuda:0")
+    run(G, source, devices=f"{base}:0")
+    single = run(G, source, devices=f"{base}:0")
     run(G, source, **options)
-    profiles = {}
-    plain = multi.run_rank
+    plain = run(G, source, **options)
 
-    def profiled(*arguments, **keywords):
-        if arguments[4].rank != 0:
-            return plain(*arguments, **keywords)
-        profile = cProfile.Profile()
-        try:
-            return profile.runcall(plain, *arguments, **keywords)
-        finally:
-            profiles[0] = profile
+    import frontier.multi.enactor as enactor
+    rank_plain = enactor.run_rank
 
-    multi.run_rank = profiled
-    result = run(G, source, **options)
-    multi.run_rank = plain
-    print(f"{args.primitive} scale {args.scale}: 1 GPU {single.elapsed_s * 1e3:.2f} ms, "
-          f"{args.gpus} GPUs {result.elapsed_s * 1e3:.2f} ms in {result.iterations} iterations, "
-          f"exchange {result.exchange_s * 1e3:.2f} ms summed over ranks, "
-          f"{result.exchanged_bytes / 2**20:.1f} MiB sent")
-    for order in ("tottime", "cumulative"):
-        text = io.StringIO()
-        pstats.Stats(profiles[0], stream=text).sort_stats(order).print_stats(22)
-        print("\n".join(line[:150] for line in text.getvalue().splitlines()[5:32]))
+    def run_rank(*arguments, **keywords):
+        _local.device, _local.rank, _local.stack = arguments[4].device, arguments[4].rank, []
+        return rank_plain(*arguments, **keywords)
+
+    enactor.run_rank = run_rank
+    _timed(kind, "step", "step")
+    _timed(kind, "converged", "converged")
+    _timed(exchange.Exchange, "synchronize", "exchange: change masks, restore, refresh lists")
+    _timed(exchange.Exchange, "_offer_and_merge", "exchange: offers (select, gather)")
+    _timed(exchange, "merge", "exchange: merge offers")
+    _timed(exchange.Exchange, "_refresh", "exchange: refresh (gather, scatter)")
+    _timed(exchange.Exchange, "_next_frontier", "exchange: next frontier")
+    _timed(exchange.Exchange, "agree", "agree on stopping")
+    _timed(view.PartView, "reduce", "reductions")
+    _timed(view.PartView, "vertex_sum", "reductions")
+    _timed(communicator.LocalCommunicator, "_exchange", "collective (barriers, peer copies)")
+    timed = run(G, source, **options)
+    print(f"{args.primitive} scale {args.scale}: 1 GPU {single.elapsed_s * 1e3:.2f} ms; "
+          f"{args.gpus} GPUs {plain.elapsed_s * 1e3:.2f} ms ({timed.elapsed_s * 1e3:.2f} ms "
+          f"timed) in {plain.iterations} iterations, {plain.exchanged_bytes / 2**20:.1f} MiB sent")
+    for rank in sorted(totals):
+        print(f"rank {rank}:")
+        for phase, seconds in sorted(totals[rank].items(), key=lambda item: -item[1]):
+            print(f"  {seconds * 1e3:9.2f} ms  {phase}")
 
 
 if __name__ == "__main__":
