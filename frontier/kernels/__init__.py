@@ -27,7 +27,8 @@ LARGE_LEVEL = 8
 SMALL_MAX_DEGREE = 64
 SMALL_MAX_EDGES = 1 << 16
 
-__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_min"]
+__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
+           "scatter_min"]
 
 release_workspaces = workspace.release
 
@@ -240,9 +241,14 @@ def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
 def scatter_min(values, ids, candidates) -> None:
     """Exact ``values[ids] = min(values[ids], candidates)`` on a GPU, repeats
     in ``ids`` included (int32, int64, float32 or float64 values)."""
+    scatter_extreme(values, ids, candidates, larger=False)
+
+
+def scatter_extreme(values, ids, candidates, larger: bool) -> None:
+    """:func:`scatter_min`, or with ``larger`` its maximum counterpart."""
     count = len(ids)
     if count:
-        kernel("scatter_min", values.dtype, source="scatter.cu")(
+        kernel("scatter_extreme", values.dtype, larger, source="scatter.cu")(
             (grid_for(count),), (256,),
             (values, ids.astype(np.int64, copy=False), candidates.astype(values.dtype, copy=False),
              np.int64(count)))

@@ -54,12 +54,15 @@ _TRAVERSAL = tuple(
 )
 
 
-_SCATTER = tuple(f"scatter_min<{t}>" for t in ("int", "long long", "float", "double"))
+_SCATTER = tuple(f"scatter_extreme<{t}, {larger}>" for t in ("int", "long long", "float", "double")
+                 for larger in ("false", "true"))
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):
-    """The compiled kernel ``name<types...>`` from ``source`` (a .cu file here)."""
-    expression = f"{name}<{', '.join(ctype(t) for t in types)}>" if types else name
+    """The compiled kernel ``name<types...>`` from ``source`` (a .cu file
+    here); a bool among ``types`` is a ``true``/``false`` template argument."""
+    arguments = [str(t).lower() if isinstance(t, bool) else ctype(t) for t in types]
+    expression = f"{name}<{', '.join(arguments)}>" if types else name
     import cupy
 
     names = _SCATTER if source == "scatter.cu" else _TRAVERSAL

@@ -306,8 +306,8 @@ def _placed(graph: Graph, slot_owner, rows, index: int, num_parts: int):
         remote[heads[out]] = True
         loops += int(xp.count_nonzero(tails == heads))
     owned = xp.flatnonzero(rows)
-    part = PlacedPart(index, graph, owned, owned, rows, slot_owner, None,
-                      {peer: None for peer in range(num_parts) if peer != index})
+    part = PlacedPart(index, graph, owned, owned, rows, slot_owner,
+                      {peer: owned for peer in range(num_parts) if peer != index})
     stats = np.zeros(2 * num_parts + 3, dtype=np.int64)
     stats[index] = owned_arcs
     stats[num_parts + index] = int(xp.count_nonzero(remote))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..device import Device
-from ..graph import Graph
+from ..graph import Graph, index_dtype
 from ..memory import Budget, check_fits, device_memory_guard
 from ..result import Result
 from .communicator import LocalGroup
@@ -37,11 +37,9 @@ class PlacedPart:
     owned_ids: object
     is_owned: object
     slot_owner: object
-    slot_on_owner: object | None
-    #: peer -> the peer's slot for each of this part's slots (-1: the peer
-    #: keeps no copy), or None when the peer copies every owned vertex
-    #: under the same id (duplication "all")
-    mirrors: dict
+    #: peer -> the owned slots the peer keeps copies of, in the order of the
+    #: peer's slots for them (``owned`` itself under duplication "all")
+    copied_by: dict
 
     @property
     def num_slots(self) -> int:
@@ -55,17 +53,16 @@ def place(part, device: Device) -> PlacedPart:
     is_owned = xp.zeros(part.num_slots, dtype=bool)
     owned = device.asarray(part.owned)
     is_owned[owned] = True
-    on_owner = None if part.slot_on_owner is None else device.asarray(part.slot_on_owner)
-    mirrors = {}
+    dtype = index_dtype(part.num_slots)
+    copied_by = {}
     for peer, (local, remote) in part.mirrors.items():
-        if part.slot_on_owner is None:
-            mirrors[peer] = None
+        if part.slot_on_owner is None:  # shared ids: every owned vertex, same order
+            copied_by[peer] = owned
             continue
-        slot_there = np.full(part.num_slots, -1, dtype=np.int64)
-        slot_there[local] = remote
-        mirrors[peer] = device.asarray(slot_there)
+        in_peer_order = np.asarray(local)[np.argsort(remote, kind="stable")]
+        copied_by[peer] = device.asarray(in_peer_order.astype(dtype, copy=False))
     return PlacedPart(part.index, graph, owned, device.asarray(part.owned_ids), is_owned,
-                      device.asarray(part.slot_owner), on_owner, mirrors)
+                      device.asarray(part.slot_owner), copied_by)
 
 
 def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
@@ -142,8 +139,7 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
     with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
-        peers = [peer for peer in range(communicator.size) if peer != communicator.rank]
-        exchange = Exchange(run, part, communicator, ROUTES[communication](part, peers))
+        exchange = Exchange(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         return gather_result(result, part, communicator, num_vertices, exchange)
 

@@ -6,8 +6,10 @@ After each step, on every device:
 1. **split**: every proxy slot whose declared data changed in the step is
    an offer for the vertex's owner (for ``"sum"``, the change itself);
    proxies go back to the values they had;
-2. **package and push**: offers are sent by the communication strategy
-   (:mod:`frontier.multi.routes`) in one all-to-all;
+2. **package and push**: offers go out as positions in the slot lists the
+   devices share (:mod:`frontier.multi.routes`), in the cheapest encoding
+   (:mod:`frontier.multi.messages`), in one all-to-all; a peer with nothing
+   to hear gets no message;
 3. **combine**: each owner merges the offers it receives with the declared
    combiner (:mod:`frontier.multi.merge`);
 4. **refresh**: every owned slot whose data changed, in the step or by an
@@ -17,6 +19,10 @@ After each step, on every device:
 
 So at every boundary each vertex's slots hold its owner's values, and a
 primitive reads its neighbours as on one device.
+
+"Changed" is "differs from the snapshot taken at the last boundary", found
+by one fused pass over each shared list (:mod:`frontier.kernels.changes` on
+GPUs); nothing is sorted and no pass covers slots no peer shares.
 """
 
 from __future__ import annotations
@@ -26,33 +32,22 @@ import time
 from ..communicate import declarations
 from ..frontier import Frontier
 from .merge import merge
-
-
-def _differs(array, snapshot):
-    changed = array != snapshot
-    if array.dtype.kind == "f":
-        changed &= ~(array != array)  # NaN == NaN here
-    return changed
+from .messages import changed, nothing, positions_of, select
 
 
 class Exchange:
-    """Keeps one device's declared vertex data consistent with the others'.
-
-    Each boundary compares every declared array once with the last
-    boundary's snapshot; offers, merges and refreshes then work on slot
-    lists taken from those masks, and nothing is sorted."""
+    """Keeps one device's declared vertex data consistent with the others'."""
 
     def __init__(self, run, part, communicator, route):
         self.run = run
         self.part = part
         self.comm = communicator
-        self.route = route
+        self.lists = route(part, [peer for peer in range(communicator.size)
+                                  if peer != communicator.rank], communicator)
         self.shared = declarations(type(run))
         self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
         self.snapshot: dict = {}
-        #: the proxy slots (copies of other devices' vertices), computed once
-        self.is_remote = ~part.is_owned
         self.sent_bytes = 0
         self.seconds = 0.0
 
@@ -72,7 +67,7 @@ class Exchange:
         begin = time.perf_counter()
         if self.names:
             arrays = self.arrays()
-            self._refresh(arrays, self.part.owned)
+            self._refresh(arrays, everything=True)
             self.snapshot = {name: array.copy() for name, array in arrays.items()}
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, None)
@@ -81,16 +76,9 @@ class Exchange:
         if not self.names:
             return self._next_frontier(frontier, None)
         begin = time.perf_counter()
-        xp = self.part.graph.xp
         arrays = self.arrays()
-        changed = {name: _differs(array, self.snapshot[name])
-                   for name, array in arrays.items()}
-        merged = self._offer_and_merge(arrays, changed)
-        refresh = _any(changed.values())
-        refresh &= self.part.is_owned
-        if merged is not None:
-            refresh[merged] = True
-        self._refresh(arrays, xp.flatnonzero(refresh))
+        merged = self._offer_and_merge(arrays)
+        self._refresh(arrays)
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, merged)
 
@@ -106,78 +94,130 @@ class Exchange:
 
     # steps --------------------------------------------------------------------------
 
-    def _offer_and_merge(self, arrays: dict, changed: dict):
+    def _changes(self, arrays: dict, names, lists, attribute: str, dense: bool) -> dict:
+        """For each peer, ``(selector, positions, slots)`` of the entries of
+        its ``attribute`` list whose ``names`` data changed, or None if none
+        did. A list shared by several peers is compared once."""
+        item_bytes = sum(arrays[name].itemsize for name in names)
+        found: dict = {}
+        result = {}
+        for peer, peer_lists in lists.items():
+            slots = getattr(peer_lists, attribute)
+            if id(slots) not in found:
+                found[id(slots)] = self._select(arrays, names, slots, item_bytes, dense)
+            result[peer] = found[id(slots)]
+        return result
+
+    def _select(self, arrays, names, slots, item_bytes: int, dense: bool):
+        if len(slots) == 0:
+            return None
+        mask = changed(slots, [arrays[n] for n in names], [self.snapshot[n] for n in names])
+        count = int(mask.sum())
+        if count == 0:
+            return None
+        selector, positions = select(mask, count, item_bytes, dense)
+        return selector, positions, slots if positions is None else slots[positions]
+
+    def _offer_and_merge(self, arrays: dict):
         """Steps 1-3; returns the owned slots the offers changed (repeats
         possible), or None."""
         xp = self.part.graph.xp
-        outgoing: dict[int, list] = {peer: [] for peer in self.route.peers}
+        outgoing = {peer: [] for peer in self.lists}
+        speaks = set()  # the peers that get at least one offer
         for shared in self.shared:
             names = (shared.name, *shared.followers)
-            changed_proxies = _any(changed[name] for name in names)
-            changed_proxies &= self.is_remote
-            slots = xp.flatnonzero(changed_proxies)
-            if shared.offers:  # "owner" data is only put back: its owner decides
-                offered = [arrays[name][slots] for name in names]
-                if shared.combine == "sum":
-                    offered[0] = offered[0] - self.snapshot[shared.name][slots]
-            for name in names:
-                arrays[name][slots] = self.snapshot[name][slots]
-            if not shared.offers:
-                continue
-            for peer, ids, at in self.route.offers(slots):
-                outgoing[peer].extend([ids, *(offered if at is None
-                                              else [values[at] for values in offered])])
+            offers = self._changes(arrays, names, self.lists, "offers_out", dense=False)
+            if shared.offers:
+                for peer, offer in offers.items():
+                    if offer is None:
+                        outgoing[peer].extend(nothing(xp, len(names)))
+                        continue
+                    selector, _, slots = offer
+                    values = [arrays[name][slots] for name in names]
+                    if shared.combine == "sum":
+                        values[0] = values[0] - self.snapshot[shared.name][slots]
+                    outgoing[peer].extend([selector, *values])
+                    speaks.add(peer)
+            # The proxies go back to the owner's values (each changed list once).
+            for offer in {id(offer): offer for offer in offers.values() if offer}.values():
+                slots = offer[2]
+                for name in names:
+                    arrays[name][slots] = self.snapshot[name][slots]
         if not self.offering:
             return None
-        # Each message lists, per offering declaration, ids then values; a peer
-        # with no offer at all gets nothing.
-        positions = self._id_positions()
-        for peer in [peer for peer, message in outgoing.items()
-                     if not any(len(message[i]) for i in positions)]:
-            del outgoing[peer]
         merged = []
-        for message in self._alltoall(outgoing):
+        outgoing = {peer: outgoing[peer] for peer in speaks}
+        for peer, message in self._alltoall(outgoing).items():
+            incoming = self.lists[peer]
             position = 0
             for shared in self.offering:
                 width = 2 + len(shared.followers)
-                ids, values = message[position], message[position + 1:position + width]
+                selector, values = message[position], message[position + 1:position + width]
                 position += width
-                if len(ids) == 0:
-                    continue
-                at, slots = self.route.accept_offers(ids)
-                if at is not None:
-                    values = [offered[at] for offered in values]
-                merged.append(merge(shared, [arrays[n] for n in (shared.name, *shared.followers)],
-                                    slots, values))
+                slots, values = self._received(selector, values, incoming.offers_in,
+                                               incoming.drops)
+                if slots is not None:
+                    names = (shared.name, *shared.followers)
+                    merged.append(merge(shared, [arrays[n] for n in names], slots, values))
         return xp.concatenate(merged) if merged else None
 
-    def _id_positions(self) -> list[int]:
-        """Where the id arrays sit in an offer message."""
-        positions, position = [], 0
-        for shared in self.offering:
-            positions.append(position)
-            position += 2 + len(shared.followers)
-        return positions
-
-    def _refresh(self, arrays: dict, slots) -> None:
-        """Step 4: send changed owned values to the copies; take in others'."""
-        outgoing = {peer: [ids, *[array[local] for array in arrays.values()]]
-                    for peer, ids, local in self.route.refreshes(slots) if len(ids)}
-        if self.snapshot:
-            for name, array in arrays.items():
-                self.snapshot[name][slots] = array[slots]
-        for message in self._alltoall(outgoing):
-            at, received = self.route.accept_refreshes(message[0])
-            for (name, array), values in zip(arrays.items(), message[1:]):
-                array[received] = values if at is None else values[at]
+    def _refresh(self, arrays: dict, everything: bool = False) -> None:
+        """Step 4: send changed owned values to the copies; take in others'.
+        ``everything``: every shared owned slot, changed or not (the first
+        boundary, before any snapshot)."""
+        names = list(arrays)
+        if everything:
+            dense = self.part.graph.xp.empty(0, dtype=bool)
+            whole = {id(lists.refreshes_out): (dense, None, lists.refreshes_out)
+                     for lists in self.lists.values() if len(lists.refreshes_out)}
+            refreshes = {peer: whole.get(id(lists.refreshes_out))
+                         for peer, lists in self.lists.items()}
+        else:
+            refreshes = self._changes(arrays, names, self.lists, "refreshes_out", dense=True)
+        outgoing, packed = {}, {}  # a list shared by several peers is gathered once
+        for peer, refresh in refreshes.items():
+            if refresh is None:
+                continue
+            if id(refresh) not in packed:
+                selector, _, slots = refresh
+                values = [arrays[name][slots] for name in names]
+                packed[id(refresh)] = [selector, *values]
                 if self.snapshot:
-                    self.snapshot[name][received] = array[received]
+                    for name, value in zip(names, values):
+                        self.snapshot[name][slots] = value
+            outgoing[peer] = packed[id(refresh)]
+        for peer, message in self._alltoall(outgoing).items():
+            lists = self.lists[peer]
+            slots, values = self._received(message[0], message[1:], lists.refreshes_in,
+                                           lists.drops)
+            if slots is None:
+                continue
+            for name, value in zip(names, values):
+                arrays[name][slots] = value
+                if self.snapshot:
+                    self.snapshot[name][slots] = value
 
-    def _alltoall(self, outgoing: dict) -> list:
+    def _received(self, selector, values: list, incoming, drops: bool):
+        """``(slots, values)`` a message names here, or ``(None, None)``."""
+        positions = positions_of(selector, len(incoming))
+        if positions is not None and len(positions) == 0:
+            return None, None
+        slots = incoming if positions is None else incoming[positions]
+        if drops:
+            kept = self.part.graph.xp.flatnonzero(slots >= 0)
+            if len(kept) == 0:
+                return None, None
+            slots, values = slots[kept], [value[kept] for value in values]
+        return slots, values
+
+    def _alltoall(self, outgoing: dict) -> dict:
+        """Send ``outgoing[peer]`` (a list of arrays) to each peer; the
+        messages received, by sender."""
         messages = [outgoing.get(peer) for peer in range(self.comm.size)]
         self.sent_bytes += sum(array.nbytes for message in messages if message
                                for array in message)
-        return [message for message in self.comm.alltoall(messages) if message]
+        return {peer: message for peer, message in enumerate(self.comm.alltoall(messages))
+                if message}
 
     def _next_frontier(self, frontier: Frontier, merged) -> Frontier:
         """Step 5: the owned part of the step's output, plus what offers changed."""
@@ -196,12 +236,3 @@ class Exchange:
         mask[ids] = True
         mask[merged] = True
         return Frontier(part.num_slots, frontier.device, mask=mask)
-
-
-def _any(masks):
-    """The element-wise or of boolean arrays."""
-    masks = iter(masks)
-    result = next(masks).copy()
-    for mask in masks:
-        result |= mask
-    return result

@@ -52,16 +52,9 @@ def _scatter_extreme(array, slots, values, op: str) -> None:
     if array_namespace(array) is np:
         (np.minimum if op == "min" else np.maximum).at(array, slots, values)
         return
-    from ..kernels import scatter_min
+    from ..kernels import scatter_extreme
 
-    if op == "min":
-        scatter_min(array, slots, values)
-        return
-    # max(a, b) = -min(-a, -b): the exact min kernel on negated values.
-    xp = array_namespace(array)
-    xp.negative(array, out=array)
-    scatter_min(array, slots, -values)
-    xp.negative(array, out=array)
+    scatter_extreme(array, slots, values, larger=op == "max")
 
 
 def _sum(array, slots, amounts):

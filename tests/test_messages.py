@@ -1,0 +1,107 @@
+"""The exchange's message encodings and change detection, against plain NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import frontier as fr
+from frontier.multi.messages import changed, differs, positions_of, select
+from primitives import bfs, pagerank
+
+masks = st.lists(st.booleans(), min_size=1, max_size=300).map(lambda bits: np.array(bits))
+
+
+@given(masks, st.integers(1, 24), st.booleans())
+def test_a_selector_names_exactly_the_changed_entries(mask, item_bytes, dense):
+    count = int(mask.sum())
+    selector, positions = select(mask, count, item_bytes, dense)
+    named = positions_of(selector, len(mask))
+    if named is None:  # dense: every entry
+        assert dense and positions is None
+        named = np.arange(len(mask))
+        assert len(mask) * item_bytes <= count * (4 + item_bytes)
+    else:
+        np.testing.assert_array_equal(named, np.flatnonzero(mask))
+        np.testing.assert_array_equal(positions, np.flatnonzero(mask))
+    assert set(np.flatnonzero(mask)) <= set(named.tolist())
+
+
+@given(masks, st.integers(1, 24))
+def test_the_selector_is_the_smallest_encoding(mask, item_bytes):
+    count = int(mask.sum())
+    selector, _ = select(mask, count, item_bytes, dense=True)
+    sent = selector.nbytes + (len(mask) if selector.dtype == np.bool_ else count) * item_bytes
+    n = len(mask)
+    assert sent == min(count * (4 + item_bytes), -(-n // 8) + count * item_bytes,
+                       n * item_bytes)
+
+
+@given(st.lists(st.floats(allow_nan=True, width=32), min_size=1, max_size=60),
+       st.data())
+def test_changed_compares_listed_slots_with_nan_equal(values, data):
+    array = np.array(values, dtype=np.float32)
+    snapshot = array.copy()
+    touched = data.draw(st.lists(st.integers(0, len(array) - 1), max_size=10))
+    snapshot[touched] += 1  # NaN + 1 stays NaN: no change there
+    labels = np.arange(len(array))
+    slots = np.array(data.draw(st.lists(st.integers(0, len(array) - 1), max_size=40)),
+                     dtype=np.int32)
+    got = changed(slots, [array, labels], [snapshot, labels.copy()])
+    np.testing.assert_array_equal(got, differs(array[slots], snapshot[slots]))
+
+
+def test_dense_refreshes_halve_pagerank_bytes_and_sparse_offers_stay_small():
+    """PageRank's refresh changes every owned vertex: values only, no ids.
+    BFS's offers name few vertices: positions, 4 bytes each."""
+    G = fr.generators.kronecker(10, 8, seed=1, device="cpu")
+    devices = ["cpu:0", "cpu:1"]
+    run = pagerank(G, devices=devices)
+    n, iterations = G.num_vertices, run.iterations
+    # Each boundary sends at most every owned float64 once, to one peer.
+    assert run.exchanged_bytes <= 8 * n * (iterations + 1)
+    np.testing.assert_allclose(run.rank, pagerank(G, devices="cpu").rank, atol=1e-12)
+    depth = bfs(G, 0, devices=devices)
+    assert depth.exchanged_bytes < (4 + 4 + 4) * n * (depth.iterations + 1)
+
+
+@pytest.mark.gpu
+def test_fused_change_kernel_matches_numpy():
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(0)
+    for dtypes in ([np.int32], [np.int32, np.int64], [np.float64, np.int32, np.float32]):
+        arrays = [rng.integers(0, 3, 10_000).astype(t) for t in dtypes]
+        arrays[-1][::7] = np.nan if np.dtype(dtypes[-1]).kind == "f" else 5
+        snapshots = [a.copy() for a in arrays]
+        for snapshot in snapshots:
+            snapshot[rng.integers(0, 10_000, 300)] += 1
+        slots = rng.integers(0, 10_000, 4_000).astype(np.int32)
+        want = changed(slots, arrays, snapshots)
+        got = changed(cupy.asarray(slots), [cupy.asarray(a) for a in arrays],
+                      [cupy.asarray(s) for s in snapshots])
+        np.testing.assert_array_equal(cupy.asnumpy(got), want)
+        bits, _ = select(got, int(got.sum()), 8, dense=False)
+        np.testing.assert_array_equal(cupy.asnumpy(positions_of(bits, len(slots))),
+                                      np.flatnonzero(want))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_merge_scatter_kernel_matches_numpy(dtype, op):
+    """The merge's exact atomic min/max kernel against NumPy's ufunc.at,
+    repeats and negative values included."""
+    cupy = pytest.importorskip("cupy")
+    from frontier.multi.merge import _scatter_extreme
+
+    rng = np.random.default_rng(1)
+    values = rng.integers(-50, 50, 1_000).astype(dtype)
+    slots = rng.integers(0, 1_000, 5_000)
+    offers = rng.integers(-60, 60, 5_000).astype(dtype)
+    want = values.copy()
+    _scatter_extreme(want, slots, offers, op)
+    got = cupy.asarray(values)
+    _scatter_extreme(got, cupy.asarray(slots), cupy.asarray(offers), op)
+    np.testing.assert_array_equal(cupy.asnumpy(got), want)
