@@ -5,7 +5,7 @@
 #     bash benchmarks/run_multi_gpu.sh mpi [SCALE]    `mpirun -n 2`, one GPU per rank, against
 #         one GPU and the in-process 2-GPU run (benchmarks/run_mpi_gpu.sh; default scale 22)
 #     bash benchmarks/run_multi_gpu.sh bench [SCALE] [COUNTS]   `frontier bench --devices COUNTS`
-#         (default 1,2) for all six primitives at Kronecker SCALE (default 22)
+#         (default 1,2) for all six primitives at Kronecker SCALE (default 22), ROOTS roots (default 4)
 # Output goes to $OUT (default: a new temporary directory), packed into
 # $OUT/run_multi_gpu.tar.gz (the device tool returns at most 8 files).
 # Exit 1 if the step failed.
@@ -30,7 +30,7 @@ mpi)
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 bench)
     timeout 560 python -m frontier.cli bench --kronecker "$SCALE" --devices "${3:-1,2}" \
-        --peers none --roots 4 --repeat 2 --results "$WORK/results" \
+        --peers none --roots "${ROOTS:-4}" --repeat 2 --results "$WORK/results" \
         --markdown "$WORK/benchmarks.md" --quiet 2>&1 | tee "$WORK/bench.log" | tail -n 20
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 *)

@@ -94,28 +94,34 @@ class Exchange:
 
     # steps --------------------------------------------------------------------------
 
-    def _changes(self, arrays: dict, names, lists, attribute: str, dense: bool) -> dict:
+    def _changes(self, arrays: dict, names, lists, attribute: str, *, encode: bool = True,
+                 dense: bool = False) -> dict:
         """For each peer, ``(selector, positions, slots)`` of the entries of
         its ``attribute`` list whose ``names`` data changed, or None if none
-        did. A list shared by several peers is compared once."""
+        did (no selector unless ``encode``). A list shared by several peers
+        is compared once."""
         item_bytes = sum(arrays[name].itemsize for name in names)
         found: dict = {}
         result = {}
         for peer, peer_lists in lists.items():
             slots = getattr(peer_lists, attribute)
             if id(slots) not in found:
-                found[id(slots)] = self._select(arrays, names, slots, item_bytes, dense)
+                found[id(slots)] = self._select(arrays, names, slots, item_bytes, encode, dense)
             result[peer] = found[id(slots)]
         return result
 
-    def _select(self, arrays, names, slots, item_bytes: int, dense: bool):
+    def _select(self, arrays, names, slots, item_bytes: int, encode: bool, dense: bool):
         if len(slots) == 0:
             return None
+        xp = self.part.graph.xp
         mask = changed(slots, [arrays[n] for n in names], [self.snapshot[n] for n in names])
-        count = int(mask.sum())
-        if count == 0:
+        if not encode:
+            positions = xp.flatnonzero(mask)
+            return (None, positions, slots[positions]) if len(positions) else None
+        selected = select(mask, item_bytes, dense)
+        if selected is None:
             return None
-        selector, positions = select(mask, count, item_bytes, dense)
+        selector, positions = selected
         return selector, positions, slots if positions is None else slots[positions]
 
     def _offer_and_merge(self, arrays: dict):
@@ -126,7 +132,8 @@ class Exchange:
         speaks = set()  # the peers that get at least one offer
         for shared in self.shared:
             names = (shared.name, *shared.followers)
-            offers = self._changes(arrays, names, self.lists, "offers_out", dense=False)
+            offers = self._changes(arrays, names, self.lists, "offers_out",
+                                   encode=shared.offers)
             if shared.offers:
                 for peer, offer in offers.items():
                     if offer is None:

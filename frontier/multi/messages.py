@@ -46,22 +46,30 @@ def changed(slots, arrays: list, snapshots: list):
     return mask
 
 
-def select(mask, count: int, item_bytes: int, dense: bool):
-    """``(selector, positions)`` of the cheapest message about the ``count``
-    entries where ``mask`` is true; ``positions`` is None for a dense one
-    (every entry), which only ``dense=True`` allows."""
+def select(mask, item_bytes: int, dense: bool):
+    """``(selector, positions)`` of the cheapest message about the entries
+    where ``mask`` is true, or None if there are none. ``positions`` is None
+    for a dense message (every entry), which only ``dense=True`` allows.
+    One device read: the count (dense allowed) or the positions (not)."""
     xp = array_namespace(mask)
     length = len(mask)
     position_type = np.dtype(np.int32 if length < 2**31 else np.int64)
-    sizes = {"positions": count * (position_type.itemsize + item_bytes),
-             "bitmap": -(-length // 8) + count * item_bytes}
+
+    def sizes(count):
+        return {"positions": count * (position_type.itemsize + item_bytes),
+                "bitmap": -(-length // 8) + count * item_bytes}
+
     if dense:
-        sizes["dense"] = length * item_bytes
-    best = min(sizes, key=sizes.get)
-    if best == "dense":
-        return xp.empty(0, dtype=bool), None
+        count = int(mask.sum())
+        if count == 0:
+            return None
+        if length * item_bytes < min(sizes(count).values()):
+            return xp.empty(0, dtype=bool), None
     positions = xp.flatnonzero(mask).astype(position_type, copy=False)
-    if best == "bitmap":
+    if len(positions) == 0:
+        return None
+    bytes_by = sizes(len(positions))
+    if bytes_by["bitmap"] < bytes_by["positions"]:
         return xp.packbits(mask), positions
     return positions, positions
 
