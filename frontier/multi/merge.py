@@ -38,7 +38,7 @@ def _extreme(arrays, slots, values, op: str):
     _scatter_extreme(array, target, offered, op)
     won = xp.flatnonzero(array[target] == offered)
     if len(arrays) > 1 and len(won):
-        ticket = xp.empty(len(array), dtype=np.int64)
+        ticket = xp.empty(len(array), dtype=np.int32 if len(won) < 2**31 else np.int64)
         ticket[target[won]] = won  # one of the equal offers per slot stays
         won = won[ticket[target[won]] == won]
         for follower, follower_offers in zip(arrays[1:], values[1:]):
