@@ -83,6 +83,20 @@ def test_claim_unsigned_labels_with_positive_unset(device, case):
     check_claim(before, to_numpy(labels), ids, values, to_numpy(won), unset)
 
 
+@with_device
+@given(updates())
+def test_claim_leaves_labels_below_unset_alone(device, case):
+    """Labels under ``unset`` (here -7) are no tickets: the hub-level scan for
+    tickets must not take them for winners."""
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    before = rng.choice(np.array([-7, -1, -1, 3], dtype=np.int32), n)
+    values = np.full(len(ids), 5, dtype=np.int32)
+    labels = put(device, before)
+    won = fr.claim(labels, put(device, ids), 5)
+    check_claim(before, to_numpy(labels), ids, values, to_numpy(won), -1)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.int16])
 def test_claim_more_entries_than_small_labels_can_count(device, dtype):
     # Too many entries for distinct negative tickets in the label dtype.

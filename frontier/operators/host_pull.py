@@ -39,16 +39,21 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     end = in_edges.offsets[candidates + 1]
     active = frontier.mask
     parent = np.full(n, -1, dtype=np.int64)
+    # Each round: one in-edge per candidate, then one compress that drops
+    # the candidates that found a parent or ran out of in-edges.
+    keep = position < end
     for _ in range(ROUNDS):
-        open_ = position < end
-        candidates, position, end = candidates[open_], position[open_], end[open_]
+        candidates, position, end = candidates[keep], position[keep], end[keep]
         if not len(candidates):
             break
         source = in_edges.sources[position]
         found = active[source]
         parent[candidates[found]] = source[found]
-        keep = ~found
-        candidates, position, end = candidates[keep], position[keep] + 1, end[keep]
+        position += 1
+        keep = position < end
+        keep &= ~found
+    else:
+        candidates, position, end = candidates[keep], position[keep], end[keep]
     if len(candidates):  # the rest: all remaining in-edges at once
         degrees = np.maximum(end - position, 0)
         owner = np.repeat(candidates, degrees)

@@ -45,10 +45,16 @@ def claim_positions(labels, ids, unset=-1):
     target = ids[candidate]
     if len(target) == 0:
         return candidate
-    if labels.dtype.kind == "i" and unset < 0 and len(ids) < np.iinfo(labels.dtype).max:
-        # Write a distinct negative ticket per entry; the ticket that stays is
-        # the winner (one scatter and one gather instead of a sort).
-        ticket = (-2 - candidate).astype(labels.dtype)
+    if labels.dtype.kind == "i" and unset < 0 \
+            and len(candidate) - unset < np.iinfo(labels.dtype).max:
+        # Write a distinct ticket (below unset) per candidate; the ticket that
+        # stays is the winner (one scatter and one gather instead of a sort).
+        ticket = (unset - 1) - xp.arange(len(candidate), dtype=labels.dtype)
+        if xp is np and 4 * len(candidate) > len(labels) and labels.min() >= unset:
+            # Many candidates (a hub level): find the tickets by scanning the
+            # labels, which are fewer than the candidates' repeats.
+            labels[target] = ticket
+            return candidate[(unset - 1) - labels[np.flatnonzero(labels < unset)]]
         labels[target] = ticket
         return candidate[labels[target] == ticket]
     return candidate[first_occurrence(target)]
