@@ -6,6 +6,10 @@
 #         one GPU and the in-process 2-GPU run (benchmarks/run_mpi_gpu.sh; default scale 22)
 #     bash benchmarks/run_multi_gpu.sh bench [SCALE] [COUNTS]   `frontier bench --devices COUNTS`
 #         (default 1,2) for all six primitives at Kronecker SCALE (default 22), ROOTS roots (default 4)
+#     bash benchmarks/run_multi_gpu.sh weak [SCALE]   weak scaling: Kronecker SCALE (default 26)
+#         on 1 GPU, SCALE+1 on 2, SCALE+2 on 4, SCALE+3 on 8 (as many as the machine has), each
+#         built part by part on the GPUs (distributed_largest.py: BFS and PageRank)
+#     bash benchmarks/run_multi_gpu.sh largest SCALE  the same on every GPU of the machine at SCALE
 # Output goes to $OUT (default: a new temporary directory), packed into
 # $OUT/run_multi_gpu.tar.gz (the device tool returns at most 8 files).
 # Exit 1 if the step failed.
@@ -33,8 +37,24 @@ bench)
         --peers none --roots "${ROOTS:-4}" --repeat 2 --results "$WORK/results" \
         --markdown "$WORK/benchmarks.md" --quiet 2>&1 | tee "$WORK/bench.log" | tail -n 20
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+weak)
+    gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+    count=1 scale="${2:-26}"
+    while [ "$count" -le "$gpus" ]; do
+        timeout 240 python benchmarks/distributed_largest.py "$scale" --devices "$count" \
+            --output "$WORK/results/kronecker-$scale-on-$count.json" 2>&1 \
+            | tee "$WORK/weak-$count.log" | tail -n 1 | cut -c1-600
+        [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+        count=$((count * 2)) scale=$((scale + 1))
+    done ;;
+largest)
+    gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+    timeout 560 python benchmarks/distributed_largest.py "$SCALE" --devices "$gpus" \
+        --output "$WORK/results/kronecker-$SCALE-on-$gpus.json" 2>&1 \
+        | tee "$WORK/largest.log" | tail -n 3 | cut -c1-1200
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 *)
-    echo "run_multi_gpu.sh: expected tests, mpi or bench, got $what" >&2
+    echo "run_multi_gpu.sh: expected tests, mpi, bench, weak or largest, got $what" >&2
     exit 2 ;;
 esac
 tar -czf "$OUT/run_multi_gpu.tar.gz" -C "$WORK" . && rm -rf "$WORK"
