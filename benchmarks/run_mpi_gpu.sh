@@ -3,6 +3,7 @@
 # six primitives on a Kronecker graph and must give the single-GPU answers; it
 # is timed beside one GPU and the in-process run on cuda:0 and cuda:1.
 #     bash benchmarks/run_mpi_gpu.sh [SCALE]     (default 22; at most 6 minutes)
+# RANKS=k (default 2) runs k ranks, and the in-process run on cuda:0..cuda:k-1.
 # Uses the MPI that mpi4py loads: the mpirun beside this Python (the `mpi`
 # extra's wheel) if there is one, else the mpirun on PATH (a system MPI).
 # JSON lines and the answers go to $OUT (default: a new temporary directory).
@@ -17,7 +18,8 @@ rm -f "$LINES"
 PYTHON_BIN="$(python -c 'import sys, os; print(os.path.dirname(sys.executable))')"
 MPIRUN="$PYTHON_BIN/mpirun"
 [ -x "$MPIRUN" ] || MPIRUN="$(command -v mpirun)"
-LAUNCH=("$MPIRUN" -n 2)
+RANKS="${RANKS:-2}"
+LAUNCH=("$MPIRUN" -n "$RANKS")
 if "$MPIRUN" --version 2>&1 | grep -q -e "Open MPI" -e "OpenRTE"; then
     # Root on the device machine; pass the environment to both ranks.
     LAUNCH+=(--allow-run-as-root --bind-to none -x PYTHONPATH -x NCCL_NVLS_ENABLE -x PATH)
@@ -31,7 +33,8 @@ TIME=("$PYTHON" benchmarks/mpi_timing.py --scale "$SCALE" --warmup 1 --repeat 2 
 status=0
 timeout 70 "${TIME[@]}" --devices cuda:0 --save "$OUT/answers.npz" || status=1
 timeout 150 "${LAUNCH[@]}" "${TIME[@]}" --devices mpi --check "$OUT/answers.npz" || status=1
-timeout 130 "${TIME[@]}" --devices cuda:0,cuda:1 --check "$OUT/answers.npz" || status=1
+GPUS="$(seq -s, -f 'cuda:%g' 0 $((RANKS - 1)))"
+timeout 130 "${TIME[@]}" --devices "$GPUS" --check "$OUT/answers.npz" || status=1
 echo
 echo "Kronecker scale $SCALE, median ms (answers checked against cuda:0):"
 python benchmarks/mpi_timing.py --table "$LINES"

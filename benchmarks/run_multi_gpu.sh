@@ -2,7 +2,7 @@
 # The multi-GPU batch (a machine with 2 or more GPUs), one step per call:
 #     bash benchmarks/run_multi_gpu.sh tests          every GPU test (`pytest -m gpu`),
 #         the multi-device matrix on cuda:0 and cuda:1 and the 2-GPU memory-cap test included
-#     bash benchmarks/run_multi_gpu.sh mpi [SCALE]    `mpirun -n 2`, one GPU per rank, against
+#     bash benchmarks/run_multi_gpu.sh mpi [SCALE]    `mpirun -n RANKS` (default 2), one GPU per rank, against
 #         one GPU and the in-process 2-GPU run (benchmarks/run_mpi_gpu.sh; default scale 22)
 #     bash benchmarks/run_multi_gpu.sh bench [SCALE] [COUNTS]   `frontier bench --devices COUNTS`
 #         (default 1,2) for all six primitives at Kronecker SCALE (default 22), ROOTS roots (default 4)
