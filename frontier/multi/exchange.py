@@ -94,16 +94,16 @@ class Exchange:
 
     # steps --------------------------------------------------------------------------
 
-    def _changes(self, arrays: dict, names, lists, attribute: str, *, encode: bool = True,
+    def _changes(self, arrays: dict, names, attribute: str, *, encode: bool = True,
                  dense: bool = False) -> dict:
-        """For each peer, ``(selector, positions, slots)`` of the entries of
-        its ``attribute`` list whose ``names`` data changed, or None if none
-        did (no selector unless ``encode``). A list shared by several peers
-        is compared once."""
+        """For each peer, ``(selector, slots)`` of the entries of its
+        ``attribute`` list whose ``names`` data changed, or None if none did
+        (no selector unless ``encode``). A list shared by several peers is
+        compared once."""
         item_bytes = sum(arrays[name].itemsize for name in names)
         found: dict = {}
         result = {}
-        for peer, peer_lists in lists.items():
+        for peer, peer_lists in self.lists.items():
             slots = getattr(peer_lists, attribute)
             if id(slots) not in found:
                 found[id(slots)] = self._select(arrays, names, slots, item_bytes, encode, dense)
@@ -117,12 +117,12 @@ class Exchange:
         mask = changed(slots, [arrays[n] for n in names], [self.snapshot[n] for n in names])
         if not encode:
             positions = xp.flatnonzero(mask)
-            return (None, positions, slots[positions]) if len(positions) else None
+            return (None, slots[positions]) if len(positions) else None
         selected = select(mask, item_bytes, dense)
         if selected is None:
             return None
         selector, positions = selected
-        return selector, positions, slots if positions is None else slots[positions]
+        return selector, slots if positions is None else slots[positions]
 
     def _offer_and_merge(self, arrays: dict):
         """Steps 1-3; returns the owned slots the offers changed (repeats
@@ -132,22 +132,20 @@ class Exchange:
         speaks = set()  # the peers that get at least one offer
         for shared in self.shared:
             names = (shared.name, *shared.followers)
-            offers = self._changes(arrays, names, self.lists, "offers_out",
-                                   encode=shared.offers)
+            offers = self._changes(arrays, names, "offers_out", encode=shared.offers)
             if shared.offers:
                 for peer, offer in offers.items():
                     if offer is None:
                         outgoing[peer].extend(nothing(xp, len(names)))
                         continue
-                    selector, _, slots = offer
+                    selector, slots = offer
                     values = [arrays[name][slots] for name in names]
                     if shared.combine == "sum":
                         values[0] = values[0] - self.snapshot[shared.name][slots]
                     outgoing[peer].extend([selector, *values])
                     speaks.add(peer)
             # The proxies go back to the owner's values (each changed list once).
-            for offer in {id(offer): offer for offer in offers.values() if offer}.values():
-                slots = offer[2]
+            for _, slots in {id(offer): offer for offer in offers.values() if offer}.values():
                 for name in names:
                     arrays[name][slots] = self.snapshot[name][slots]
         if not self.offering:
@@ -175,18 +173,18 @@ class Exchange:
         names = list(arrays)
         if everything:
             dense = self.part.graph.xp.empty(0, dtype=bool)
-            whole = {id(lists.refreshes_out): (dense, None, lists.refreshes_out)
+            whole = {id(lists.refreshes_out): (dense, lists.refreshes_out)
                      for lists in self.lists.values() if len(lists.refreshes_out)}
             refreshes = {peer: whole.get(id(lists.refreshes_out))
                          for peer, lists in self.lists.items()}
         else:
-            refreshes = self._changes(arrays, names, self.lists, "refreshes_out", dense=True)
+            refreshes = self._changes(arrays, names, "refreshes_out", dense=True)
         outgoing, packed = {}, {}  # a list shared by several peers is gathered once
         for peer, refresh in refreshes.items():
             if refresh is None:
                 continue
             if id(refresh) not in packed:
-                selector, _, slots = refresh
+                selector, slots = refresh
                 values = [arrays[name][slots] for name in names]
                 packed[id(refresh)] = [selector, *values]
                 if self.snapshot:
