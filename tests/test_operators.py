@@ -433,10 +433,13 @@ def test_cpu_claim_pull_finds_a_parent_past_the_rounds():
 def test_cpu_claim_push_fast_path_equals_the_general_path(edges, data, monkeypatch):
     """The push of the built-in claim on the CPU (frontier/operators/host_push.py)
     claims what the general path claims, each from an in-neighbour in the frontier,
-    with frontiers that repeat vertices."""
+    with frontiers that repeat vertices, in batches of a few arcs (a later
+    batch sees the earlier ones' claims)."""
     import importlib
 
     advance_module = importlib.import_module("frontier.operators.advance")
+    monkeypatch.setattr(importlib.import_module("frontier.operators.host_push"),
+                        "BATCH_ARCS", data.draw(st.integers(1, 8)))
     G = edges.graph("cpu")
     n = G.num_vertices
     frontier_ids = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=2 * n)),

@@ -18,6 +18,12 @@ from ..ranges import concatenated_ranges
 from .updates import claim_positions
 
 
+# Arcs walked at once: the temporaries of a batch (about 30 bytes an arc)
+# stay under glibc's largest reusable heap block (32 MiB), so a large level
+# reuses memory instead of mapping fresh pages for every temporary.
+BATCH_ARCS = 1 << 20
+
+
 def claim_push(graph, frontier: Frontier, functor) -> Frontier:
     """The output of ``advance(graph, frontier, functor)`` for a
     ``ClaimUnvisited`` functor on a NumPy graph."""
@@ -29,10 +35,24 @@ def claim_push(graph, frontier: Frontier, functor) -> Frontier:
     total = int(ends[-1]) if len(ends) else 0
     if total == 0:
         return Frontier.empty(n, graph.device)
+    # Batches of whole rows, about BATCH_ARCS arcs each (a hub's row alone
+    # may be longer); a batch sees the claims of the ones before it.
+    cuts = np.searchsorted(ends, np.arange(BATCH_ARCS, total, BATCH_ARCS), side="right")
+    bounds = np.unique(np.concatenate([[0], cuts, [len(ids)]]))
+    claimed = [_claim_rows(graph, ids[start:stop], first[start:stop], degrees[start:stop],
+                           functor)
+               for start, stop in zip(bounds[:-1], bounds[1:])]
+    claimed = claimed[0] if len(claimed) == 1 else np.concatenate(claimed)
+    return Frontier(n, graph.device, ids=claimed, distinct=True)
+
+
+def _claim_rows(graph, ids, first, degrees, functor):
+    """Claim along the rows of ``ids``; the vertices claimed."""
     dst = graph.columns[concatenated_ranges(first, degrees)]  # out-edges, in list order
     won = claim_positions(functor.labels, dst, functor.unset)
     claimed = dst[won]
     functor.labels[claimed] = functor.value
     if functor.predecessor is not None:
+        ends = np.cumsum(degrees)
         functor.predecessor[claimed] = ids[np.searchsorted(ends, won, side="right")]
-    return Frontier(n, graph.device, ids=claimed, distinct=True)
+    return claimed
