@@ -50,7 +50,8 @@ def select(mask, item_bytes: int, dense: bool):
     """``(selector, positions)`` of the cheapest message about the entries
     where ``mask`` is true, or None if there are none. ``positions`` is None
     for a dense message (every entry), which only ``dense=True`` allows.
-    One device read: the count (dense allowed) or the positions (not)."""
+    Device reads: the positions alone, or, where dense is allowed, the
+    count first and the positions only if a dense message does not win."""
     xp = array_namespace(mask)
     length = len(mask)
     position_type = np.dtype(np.int32 if length < 2**31 else np.int64)
