@@ -50,12 +50,12 @@ def claim_positions(labels, ids, unset=-1):
         # Write a distinct ticket (below unset) per candidate; the ticket that
         # stays is the winner (one scatter and one gather instead of a sort).
         ticket = (unset - 1) - xp.arange(len(candidate), dtype=labels.dtype)
-        if xp is np and 4 * len(candidate) > len(labels) and labels.min() >= unset:
-            # Many candidates (a hub level): find the tickets by scanning the
-            # labels, which are fewer than the candidates' repeats.
-            labels[target] = ticket
-            return candidate[(unset - 1) - labels[np.flatnonzero(labels < unset)]]
+        # Many candidates (a hub level) on the host: find the tickets by
+        # scanning the labels, which are fewer than the candidates' repeats.
+        scan = xp is np and 4 * len(candidate) > len(labels) and labels.min() >= unset
         labels[target] = ticket
+        if scan:
+            return candidate[(unset - 1) - labels[np.flatnonzero(labels < unset)]]
         return candidate[labels[target] == ticket]
     return candidate[first_occurrence(target)]
 
