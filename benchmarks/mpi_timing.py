@@ -70,6 +70,10 @@ def _verdict(name: str, answer, reference) -> str:
 
 def measure(args) -> int:
     devices = _devices(args.devices)
+    if args.switch_interval is not None:
+        from frontier.multi import enactor
+
+        enactor.SWITCH_INTERVAL_S = args.switch_interval
     if devices != "mpi":
         return _time_all(args, devices, None, fr.resolve_devices(devices)[0])
     from frontier.multi.mpi import abort_on_error, rank_device, world
@@ -98,8 +102,10 @@ def _time_all(args, devices, comm, home) -> int:
         saved[f"{name}.{field}"] = getattr(answer, field)
         partition = answer.partition or {}
         config = ("1 device" if partition == {} else
-                  f"{len(answer.devices)} MPI ranks" if comm is not None else
-                  f"{len(answer.devices)} devices, 1 process")
+                  f"{len(answer.devices)} MPI ranks, {partition['transport']}"
+                  if comm is not None else f"{len(answer.devices)} devices, 1 process")
+        if args.switch_interval is not None and comm is None and partition:
+            config += f", switch {args.switch_interval * 1e3:g} ms"
         line = {"primitive": name, "scale": args.scale, "config": config,
                 "devices": list(answer.devices), "transport": partition.get("transport"),
                 "median_ms": round(statistics.median(r.elapsed_s for r in results) * 1e3, 3),
@@ -144,6 +150,9 @@ def main() -> int:
                         help="a device, a count, a comma-separated list, or mpi")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (median)")
+    parser.add_argument("--switch-interval", type=float, metavar="SECONDS",
+                        help="Python's thread switch interval during an in-process run "
+                             "(frontier.multi.enactor.SWITCH_INTERVAL_S)")
     parser.add_argument("--save", help="write the answers here (.npz)")
     parser.add_argument("--check", help="compare with the answers saved here")
     parser.add_argument("--output", help="append the JSON lines here")

@@ -29,7 +29,7 @@ tests)
         | grep -v PerformanceWarning | tee "$WORK/gpu-tests.log" | tail -n 12
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 mpi)
-    OUT="$WORK" timeout 330 bash benchmarks/run_mpi_gpu.sh "$SCALE" 2>&1 \
+    OUT="$WORK" timeout 580 bash benchmarks/run_mpi_gpu.sh "$SCALE" 2>&1 \
         | tee "$WORK/mpi.log" | tail -n 14
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 bench)

@@ -24,8 +24,7 @@ import numpy as np
 from checks import assert_bfs_tree, assert_shortest_path_tree
 
 import frontier as fr
-from frontier.device import Device
-from frontier.multi.mpi import INLINE_BYTES, MpiCommunicator, abort_on_error, world
+from frontier.multi.mpi import INLINE_BYTES, MpiCommunicator, abort_on_error, rank_device, world
 from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
@@ -89,10 +88,11 @@ def assert_same(name: str, graph: fr.Graph, expected, actual) -> None:
         fr.validate.graph500_bfs(graph, 3, actual.hops, actual.parent)
 
 
-def check_transport(comm) -> None:
+def check_transport(comm) -> str:
     """Arrays of every size, dtype and shape arrive intact: inline and as
-    separate messages, empty, missing, and sent to oneself."""
-    communicator = MpiCommunicator(comm, Device("cpu"))
+    separate messages, empty, missing, and sent to oneself, on this rank's
+    device (a GPU unless FRONTIER_DEVICE=cpu). Returns the transport's name."""
+    communicator = MpiCommunicator(comm, rank_device(comm))
     sizes = [0, 3, INLINE_BYTES // 8 + 1, 40_000]
 
     def message(source: int, target: int):
@@ -109,11 +109,13 @@ def check_transport(comm) -> None:
         assert (arrays is None) == (expected is None), (peer, arrays)
         for got, sent in zip(arrays or [], expected or []):
             assert got.dtype == sent.dtype and got.shape == sent.shape
-            np.testing.assert_array_equal(got, sent)
+            np.testing.assert_array_equal(fr.to_numpy(got), sent)
+    return communicator.transport
 
 
 def check(comm) -> None:
-    check_transport(comm)
+    transport = check_transport(comm)
+    devices = tuple(comm.allgather(rank_device(comm).name))
     count = 0
     for number, (label, graph) in enumerate(graphs()):
         for name, run in runs(graph):
@@ -126,8 +128,8 @@ def check(comm) -> None:
                 if comm.rank != 0:
                     assert actual is None, f"rank {comm.rank} got a result"
                     continue
-                assert actual.devices == ("cpu",) * comm.size, actual.devices
-                assert actual.partition["transport"] == "mpi-host", actual.partition
+                assert actual.devices == devices, actual.devices
+                assert actual.partition["transport"] == transport, actual.partition
                 try:
                     assert_same(name, graph, expected, actual.to_numpy())
                 except AssertionError as error:
@@ -135,7 +137,7 @@ def check(comm) -> None:
                                          f"{communication}: {error}") from None
                 count += 1
     if comm.rank == 0:
-        print(f"checked {count} runs on {comm.size} ranks", flush=True)
+        print(f"checked {count} runs on {comm.size} ranks over {transport}", flush=True)
 
 
 @dataclass

@@ -79,7 +79,47 @@ def test_every_primitive_gives_the_single_process_answer(ranks):
     timeout = {"FRONTIER_MPI_TIMEOUT": "60"} if ranks == 3 else {}
     done, _ = launch(ranks, sys.executable, str(DRIVER), "check", **timeout)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert f"checked 52 runs on {ranks} ranks" in done.stdout
+    assert f"checked 52 runs on {ranks} ranks over mpi-host" in done.stdout
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("transport", ["nccl", "staging"])
+def test_gpu_ranks_give_the_single_process_answer(transport):
+    gpus = fr.device.gpu_count()
+    if transport == "nccl" and gpus < 2:
+        pytest.skip(f"NCCL needs a GPU per rank; this machine has {gpus}")
+    done, _ = launch(2, sys.executable, str(DRIVER), "check", timeout=600, FRONTIER_DEVICE="",
+                     FRONTIER_MPI_TRANSPORT=transport)
+    assert done.returncode == 0, done.stderr[-3000:]
+    name = "mpi-nccl" if transport == "nccl" else "mpi-host-staging"
+    assert f"checked 52 runs on 2 ranks over {name}" in done.stdout
+
+
+@pytest.mark.gpu
+def test_nccl_on_a_shared_gpu_says_why_it_cannot():
+    done, _ = launch(2, *_frontier("run", "bfs", "--kronecker", "8", "--devices", "mpi"),
+                     FRONTIER_DEVICE="", FRONTIER_MPI_TRANSPORT="nccl", CUDA_VISIBLE_DEVICES="0")
+    assert done.returncode != 0
+    assert "two ranks share a GPU" in done.stderr, done.stderr[-3000:]
+
+
+class _OneRank:
+    """The one collective ``choose_transport`` needs, for a single rank."""
+
+    def allgather(self, item):
+        return [item]
+
+
+def test_transport_choice_on_cpus(monkeypatch):
+    from frontier.multi.mpi import choose_transport
+
+    cpu = fr.device.Device("cpu")
+    for wanted in ("", "nccl", "staging"):
+        monkeypatch.setenv("FRONTIER_MPI_TRANSPORT", wanted)
+        assert choose_transport(_OneRank(), cpu) == "mpi-host"
+    monkeypatch.setenv("FRONTIER_MPI_TRANSPORT", "ucx")
+    with pytest.raises(ValueError, match="expected nccl or staging"):
+        choose_transport(_OneRank(), cpu)
 
 
 def test_each_rank_builds_only_its_part(tmp_path):

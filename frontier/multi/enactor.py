@@ -11,6 +11,8 @@ own communicator.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -25,6 +27,13 @@ from .communicator import LocalGroup
 from .exchange import Exchange
 from .routes import ROUTES
 from .view import PartView
+
+
+#: While device threads run, a thread waiting for the interpreter lock gets
+#: it after at most this many seconds (Python's default is 5 ms, which a
+#: thread back from a device synchronization may otherwise wait while its
+#: GPU idles). ``None`` leaves Python's setting alone.
+SWITCH_INTERVAL_S: float | None = 2e-4
 
 
 @dataclass
@@ -90,10 +99,11 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
     start = time.perf_counter()
     threads = [threading.Thread(target=work, args=(rank,), name=f"frontier-{device.name}")
                for rank, device in enumerate(devices)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with _switch_interval(SWITCH_INTERVAL_S):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     elapsed = time.perf_counter() - start
     _release_workspaces(devices)
     _raise_first_error(outcomes)
@@ -142,6 +152,18 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
         exchange = Exchange(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         return gather_result(result, part, communicator, num_vertices, exchange)
+
+
+@contextlib.contextmanager
+def _switch_interval(seconds: float | None):
+    """Python's thread switch interval set to ``seconds`` for a while."""
+    before = sys.getswitchinterval()
+    if seconds is not None:
+        sys.setswitchinterval(seconds)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
 
 
 def _raise_first_error(outcomes: list) -> None:

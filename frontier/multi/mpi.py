@@ -7,13 +7,19 @@ exchange and gathering as the in-process enactor, through an
 :class:`MpiCommunicator` instead of threads. Rank 0 gets the result; the
 others get ``None``.
 
-Transport: in :meth:`MpiCommunicator.alltoall` the arrays for each peer are
-packed into one byte buffer with a table of contents (dtype, shape, offset).
-A pickled ``alltoall`` carries every table, and the buffers themselves when
-they are small (up to :data:`INLINE_BYTES`); larger buffers follow as
-non-blocking point-to-point messages. GPU ranks pack on their GPU, copy the
-buffer to the host, and copy what arrives back to their GPU in one piece
-(``"mpi-host-staging"``); CPU ranks send their host buffers (``"mpi-host"``).
+Transports (:func:`choose_transport`), named in ``Result.partition["transport"]``:
+
+- ``"mpi-nccl"`` (GPU ranks, each on its own GPU, when CuPy has NCCL): a
+  pickled ``alltoall`` carries each message's table of contents (dtype and
+  shape of every array), then one NCCL group of sends and receives moves the
+  arrays GPU to GPU (over NVLink between the GPUs of one host), queued on the
+  current stream: no host copy and no host synchronization.
+- ``"mpi-host-staging"`` (GPU ranks otherwise, or with
+  ``FRONTIER_MPI_TRANSPORT=staging``) and ``"mpi-host"`` (CPU ranks): the
+  arrays for each peer are packed into one byte buffer (on a GPU: packed
+  there and copied to the host in one piece); the pickled ``alltoall``
+  carries the tables and the buffers up to :data:`INLINE_BYTES`, larger
+  buffers follow as non-blocking point-to-point messages.
 
 Failure: an exception on any rank prints one rank-tagged line to standard
 error and calls ``MPI_Abort``, which ends every rank (the launcher exits
@@ -43,6 +49,7 @@ from .enactor import _release_workspaces, place, run_rank
 
 INSTALL_HINT = "pip install 'frontier-graph[mpi]'"
 TIMEOUT_VARIABLE = "FRONTIER_MPI_TIMEOUT"
+TRANSPORT_VARIABLE = "FRONTIER_MPI_TRANSPORT"
 _ALIGN = 8  # every array of a packed message starts on an 8-byte boundary
 #: Messages up to this many bytes travel inside the pickled all-to-all.
 INLINE_BYTES = 1 << 16
@@ -183,17 +190,62 @@ def _timeout() -> float | None:
     return seconds
 
 
+def choose_transport(comm, device: Device) -> str:
+    """How this rank's messages travel (module docstring): ``"mpi-host"`` on
+    a CPU; on a GPU ``"mpi-nccl"`` when CuPy has NCCL and no two ranks of a
+    host share a GPU, else ``"mpi-host-staging"``.
+    ``FRONTIER_MPI_TRANSPORT=nccl`` or ``staging`` insists on one (``nccl``
+    fails, saying why, where it cannot work). Collective: every rank calls it.
+    """
+    wanted = os.environ.get(TRANSPORT_VARIABLE, "").strip().lower()
+    if wanted not in ("", "nccl", "staging"):
+        raise ValueError(f"{TRANSPORT_VARIABLE}={wanted!r}: expected nccl or staging")
+    placement = (socket.gethostname(), device.name) if device.is_gpu else None
+    placements = comm.allgather(placement)
+    if not device.is_gpu or wanted == "staging":
+        return "mpi-host" if not device.is_gpu else "mpi-host-staging"
+    from cupy.cuda import nccl
+
+    shared = len(set(placements)) < len(placements)
+    if nccl.available and not shared:
+        return "mpi-nccl"
+    if wanted == "nccl":
+        why = ("two ranks share a GPU (NCCL needs one GPU per rank)" if shared else
+               "CuPy was built without NCCL")
+        raise RuntimeError(f"{TRANSPORT_VARIABLE}=nccl, but {why}")
+    return "mpi-host-staging"
+
+
+#: NCCL communicators by (MPI communicator handle, GPU): made once per process
+_NCCL: dict = {}
+
+
+def _nccl_communicator(comm, device: Device):
+    """This rank's NCCL communicator over ``comm``'s ranks (collective the
+    first time: rank 0 makes the id, MPI broadcasts it)."""
+    key = (comm.py2f(), device.index)
+    if key not in _NCCL:
+        import cupy
+        from cupy.cuda import nccl
+
+        unique_id = comm.bcast(nccl.get_unique_id() if comm.Get_rank() == 0 else None, root=0)
+        with cupy.cuda.Device(device.index):
+            _NCCL[key] = nccl.NcclCommunicator(comm.Get_size(), unique_id, comm.Get_rank())
+    return _NCCL[key]
+
+
 class MpiCommunicator(Communicator):
     """This process's rank of ``comm`` (an mpi4py communicator; :func:`enact_mpi`
     uses ``MPI.COMM_WORLD``), driving ``device``. With ``timeout`` seconds, a
-    collective call that lasts longer aborts the job."""
+    collective call that lasts longer aborts the job. Collective: every rank
+    makes its communicator at the same time."""
 
     def __init__(self, comm, device: Device, timeout: float | None = None):
         self.comm = comm
         self.rank = comm.Get_rank()
         self.size = comm.Get_size()
         self.device = device
-        self.transport = "mpi-host-staging" if device.is_gpu else "mpi-host"
+        self.transport = choose_transport(comm, device)
         self._watchdog = None if timeout is None else _watchdog(timeout)
 
     def _waiting(self, verb: str):
@@ -212,8 +264,51 @@ class MpiCommunicator(Communicator):
             self.comm.Barrier()
 
     def alltoall(self, messages: list) -> list:
-        """Each message travels as one packed byte buffer: inside the pickled
-        all-to-all when it is small, else by a non-blocking send after it."""
+        if self.transport == "mpi-nccl":
+            return self._alltoall_nccl(messages)
+        return self._alltoall_packed(messages)
+
+    def _alltoall_nccl(self, messages: list) -> list:
+        """Tables of contents by MPI, then every array by one NCCL group of
+        sends and receives on the current stream."""
+        import cupy
+        from cupy.cuda import nccl
+
+        device = self.device
+        outgoing = [None if message is None else
+                    [cupy.ascontiguousarray(device.asarray(array)) for array in message]
+                    for message in messages]
+        posted = [None if arrays is None else [(array.dtype.str, array.shape) for array in arrays]
+                  for arrays in outgoing]
+        with self._waiting("alltoall"):
+            contents = self.comm.alltoall(posted)
+        incoming = [None if content is None else
+                    [cupy.empty(shape, dtype=np.dtype(dtype)) for dtype, shape in content]
+                    for content in contents]
+        incoming[self.rank] = outgoing[self.rank]
+        communicator = _nccl_communicator(self.comm, device)
+        stream = cupy.cuda.get_current_stream().ptr
+        nccl.groupStart()
+        try:
+            for peer in range(self.size):
+                if peer == self.rank:
+                    continue
+                for array in outgoing[peer] or ():
+                    if array.nbytes:
+                        communicator.send(array.data.ptr, array.nbytes, nccl.NCCL_UINT8, peer,
+                                          stream)
+                for array in incoming[peer] or ():
+                    if array.nbytes:
+                        communicator.recv(array.data.ptr, array.nbytes, nccl.NCCL_UINT8, peer,
+                                          stream)
+        finally:
+            nccl.groupEnd()
+        return incoming
+
+    def _alltoall_packed(self, messages: list) -> list:
+        """Each message travels as one packed host byte buffer: inside the
+        pickled all-to-all when it is small, else by a non-blocking send
+        after it."""
         from mpi4py import MPI
 
         packed = [None if message is None else self._pack(message) for message in messages]
