@@ -9,6 +9,11 @@ for the other ranks. The synchronization slows the run a little; the
 unwrapped run's time is printed beside it.
 
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --gpus 2
+    mpirun -n 2 python benchmarks/profile_multi_gpu.py --scale 22 --mpi
+
+With ``--mpi`` every rank is a process (``devices="mpi"``) and prints its
+own timeline; ``collective`` is then the MPI communicator's calls (waiting
+for the other ranks, and the transfers).
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from collections import defaultdict
 
 import frontier as fr
 import frontier.multi.communicator as communicator
+import frontier.multi.enactor as enactor
 import frontier.multi.exchange as exchange
+import frontier.multi.mpi as mpi
 import frontier.multi.view as view
 from primitives import bfs, connected_components, pagerank
 from primitives.bfs import BFS
@@ -67,26 +74,33 @@ def main() -> None:
     parser.add_argument("--gpus", type=int, default=2)
     parser.add_argument("--duplication", default="all")
     parser.add_argument("--cpu", action="store_true", help="virtual CPU devices (a smoke run)")
+    parser.add_argument("--mpi", action="store_true",
+                        help="one process per device, under mpirun (devices='mpi')")
     args = parser.parse_args()
-    base = "cpu" if args.cpu else "cuda"
-    G = fr.generators.kronecker(args.scale, 16, seed=0, device=f"{base}:0", progress=False)
+    if args.mpi:
+        rank = mpi.world().Get_rank()
+        home = mpi.rank_device(mpi.world()).name
+        devices, count = "mpi", mpi.world().Get_size()
+    else:
+        base = "cpu" if args.cpu else "cuda"
+        rank, home, count = 0, f"{base}:0", args.gpus
+        devices = [f"{base}:{i}" for i in range(args.gpus)]
+    G = fr.generators.kronecker(args.scale, 16, seed=0, device=home, progress=False)
     source = int(fr.to_numpy(G.out_degree()).argmax())
     kind, run = PRIMITIVES[args.primitive]
-    devices = [f"{base}:{i}" for i in range(args.gpus)]
     options = {"devices": devices, "duplication": args.duplication}
-    run(G, source, devices=f"{base}:0")
-    single = run(G, source, devices=f"{base}:0")
+    run(G, source, devices=home)
+    single = run(G, source, devices=home)
     run(G, source, **options)
     plain = run(G, source, **options)
 
-    import frontier.multi.enactor as enactor
     rank_plain = enactor.run_rank
 
     def run_rank(*arguments, **keywords):
         _local.device, _local.rank, _local.stack = arguments[4].device, arguments[4].rank, []
         return rank_plain(*arguments, **keywords)
 
-    enactor.run_rank = run_rank
+    enactor.run_rank = mpi.run_rank = run_rank
     _timed(kind, "step", "step")
     _timed(kind, "converged", "converged")
     _timed(exchange.Exchange, "synchronize", "exchange: change masks, restore, refresh lists")
@@ -98,10 +112,19 @@ def main() -> None:
     _timed(view.PartView, "reduce", "reductions")
     _timed(view.PartView, "vertex_sum", "reductions")
     _timed(communicator.LocalCommunicator, "_exchange", "collective (barriers, peer copies)")
+    for verb in ("alltoall", "allreduce", "barrier"):
+        _timed(mpi.MpiCommunicator, verb, "collective (MPI calls, transfers)")
     timed = run(G, source, **options)
+    if args.mpi and rank != 0:
+        mpi.world().gather(dict(totals), root=0)
+        return
+    if args.mpi:
+        for other in mpi.world().gather(dict(totals), root=0)[1:]:
+            totals.update(other)
     print(f"{args.primitive} scale {args.scale}: 1 GPU {single.elapsed_s * 1e3:.2f} ms; "
-          f"{args.gpus} GPUs {plain.elapsed_s * 1e3:.2f} ms ({timed.elapsed_s * 1e3:.2f} ms "
-          f"timed) in {plain.iterations} iterations, {plain.exchanged_bytes / 2**20:.1f} MiB sent")
+          f"{count} GPUs {plain.elapsed_s * 1e3:.2f} ms ({timed.elapsed_s * 1e3:.2f} ms "
+          f"timed) in {plain.iterations} iterations, {plain.exchanged_bytes / 2**20:.1f} MiB sent"
+          f"{', ' + plain.partition['transport'] if args.mpi else ''}")
     for rank in sorted(totals):
         print(f"rank {rank}:")
         for phase, seconds in sorted(totals[rank].items(), key=lambda item: -item[1]):
