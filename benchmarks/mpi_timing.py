@@ -109,7 +109,10 @@ def _time_all(args, devices, comm, home) -> int:
         line = {"primitive": name, "scale": args.scale, "config": config,
                 "devices": list(answer.devices), "transport": partition.get("transport"),
                 "median_ms": round(statistics.median(r.elapsed_s for r in results) * 1e3, 3),
-                "iterations": answer.iterations, "exchanged_bytes": answer.exchanged_bytes,
+                "num_devices": len(answer.devices), "iterations": answer.iterations,
+                "exchanged_bytes": answer.exchanged_bytes,
+                "exchange_ms": round(statistics.median(r.exchange_s for r in results) * 1e3, 3),
+                "edge_cut": partition.get("edge_cut"),
                 "answer": _verdict(name, answer, reference) if reference is not None else None}
         failed |= (line["answer"] or "same") != "same"
         lines.append(line)
