@@ -3,6 +3,7 @@ primitive written in the test."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import networkx as nx
@@ -118,6 +119,40 @@ def test_several_virtual_devices():
     assert r.devices == ("cpu", "cpu:1") and r.partition["num_parts"] == 2
     r = bfs(path(3), source=0, devices=["cpu:0", "cpu:1"])
     assert to_numpy(r.depth).tolist() == [0, 1, 2]
+
+
+def test_device_threads_run_with_a_short_switch_interval(monkeypatch):
+    """The enactor's switch interval holds while device threads run, and
+    Python's own comes back afterwards, also when a rank fails."""
+    from frontier.multi import enactor
+
+    seen = []
+
+    class Records(fr.Primitive):
+        def setup(self):
+            self.hops = self.vertex_array(0, np.int32)
+
+        def initial_frontier(self):
+            return self.all_vertices()
+
+        def step(self, frontier, iteration):
+            seen.append(sys.getswitchinterval())
+            if self.params.get("fail"):
+                raise RuntimeError("a rank fails")
+            return self.frontier_of([])
+
+        def result(self):
+            return fr.Result()
+
+    before = sys.getswitchinterval()
+    monkeypatch.setattr(enactor, "SWITCH_INTERVAL_S", 3e-4)
+    graph = fr.generators.grid(3, 3, device="cpu")
+    fr.enact(Records, graph, devices=2)
+    assert seen and all(abs(interval - 3e-4) < 1e-9 for interval in seen)
+    assert sys.getswitchinterval() == before
+    with pytest.raises(RuntimeError, match="a rank fails"):
+        fr.enact(Records, graph, devices=2, fail=True)
+    assert sys.getswitchinterval() == before
 
 
 def test_bad_devices():
