@@ -17,7 +17,7 @@ from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.bench import checks, measure, peers, plot, records
-from frontier.bench.harness import pick_roots
+from frontier.bench.harness import bc_seed, pick_roots
 from frontier.cli import main
 from frontier.device import to_numpy
 from frontier.validate import BFSValidationError
@@ -447,3 +447,18 @@ def test_check_distances_in_small_arc_batches(edges, data, batch):
                 checks.check_distances(G, source, changed)
     finally:
         checks_module.ARC_BATCH = saved
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5])
+def test_betweenness_source_lies_in_the_giant_component(seed):
+    from networkx.utils import create_py_random_state
+
+    from primitives import connected_components
+
+    G = fr.generators.kronecker(10, seed=seed, device="cpu")
+    chosen = bc_seed(G, seed)
+    assert chosen >= seed
+    (source,) = create_py_random_state(chosen).sample(range(G.num_vertices), 1)
+    labels = to_numpy(connected_components(G).labels)
+    sizes = np.bincount(labels)
+    assert sizes[labels[source]] == sizes.max() > 1

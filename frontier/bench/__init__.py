@@ -107,7 +107,8 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
     bench.add_argument("--duplication", choices=("all", "one_hop"), default="all",
                        help="duplication of multi-device runs (default all)")
     bench.add_argument("--seed", type=int, default=0,
-                       help="seed of the generator, the roots and BC's source (default 0)")
+                       help="seed of the generator, the roots and BC's source (the first seed "
+                            "from S whose source has at least the mean degree; default 0)")
     bench.add_argument("--results", default="benchmarks/results", metavar="DIR",
                        help="directory for the JSON records (default benchmarks/results)")
     bench.add_argument("--markdown", metavar="FILE",

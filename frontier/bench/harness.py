@@ -123,6 +123,33 @@ def pick_roots(graph: Graph, count: int, seed: int) -> list[int]:
     return [int(v) for v in chosen]
 
 
+def bc_seed(graph: Graph, seed: int) -> int:
+    """The first seed from ``seed`` on whose one sampled betweenness source
+    (drawn as NetworkX draws it) has at least the mean out-degree: in a
+    Kronecker graph such a vertex lies in the giant component, so a
+    one-source BC does a whole traversal (about half of a Kronecker graph's
+    vertices are isolated). Frontier and its peers use the same seed.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> G = fr.Graph.from_edges([0, 0, 0], [1, 2, 3], num_vertices=40, device="cpu")
+    >>> bc_seed(G, 0)
+    2
+    """
+    from networkx.utils import create_py_random_state
+
+    degree = to_numpy(graph.out_degree())
+    if graph.num_vertices == 0 or not degree.any():
+        return seed
+    wanted = degree.mean()
+    for candidate in range(seed, seed + 10_000):
+        (source,) = create_py_random_state(candidate).sample(range(graph.num_vertices), 1)
+        if degree[source] >= wanted:
+            return candidate
+    return seed
+
+
 def device_set(device: Device, count: int) -> list[Device] | Device:
     """``device`` for one device; ``count`` GPUs from ``cuda:0`` (or virtual CPU
     devices) for several."""
@@ -322,13 +349,16 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
     if any(primitive in TRAVERSALS for primitive in settings.primitives):
         roots = pick_roots(graph, settings.roots, settings.seed)
         progress.write(f"roots {roots}")
+    seeds = {"bc": bc_seed(graph, settings.seed)} if "bc" in settings.primitives else {}
+    if seeds:
+        progress.write(f"betweenness source seed {seeds['bc']}")
     ok, peered = True, set()
     for primitive in settings.primitives:
         weighted = primitive == "sssp"
         graph, build_s, inputs = graph_for(weighted)
         for count in settings.devices:
-            ok &= timed(functools.partial(frontier_workload, primitive, graph, settings.seed,
-                                          settings, count),
+            ok &= timed(functools.partial(frontier_workload, primitive, graph,
+                                          seeds.get(primitive, settings.seed), settings, count),
                         graph, build_s, primitive, "frontier", device, count)
         group = "bfs" if primitive == "dobfs" else primitive
         for name in covering(group, peer_names) if group not in peered else []:
@@ -339,7 +369,8 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                             reason=reason))
                 continue
             on = device if name in GPU_PEERS else fr.get_device("cpu")
-            ok &= timed(functools.partial(peer_workload, name, group, inputs, settings.seed),
+            ok &= timed(functools.partial(peer_workload, name, group, inputs,
+                                          seeds.get(group, settings.seed)),
                         graph, build_s, group, name, on)
         peered.add(group)
         graphs.pop(True, None)  # free a weighted copy for the primitives after it
