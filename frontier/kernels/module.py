@@ -56,6 +56,11 @@ _TRAVERSAL = tuple(
 
 _SCATTER = tuple(f"scatter_extreme<{t}, {larger}>" for t in ("int", "long long", "float", "double")
                  for larger in ("false", "true"))
+_COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
+                 + [f"compact_write<{packed}, {p}>" for packed in ("false", "true")
+                    for p in _VERTEX])
+#: the kernel instantiations of each source file
+_NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT}
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):
@@ -65,8 +70,7 @@ def kernel(name: str, *types, source: str = "traversal.cu"):
     expression = f"{name}<{', '.join(arguments)}>" if types else name
     import cupy
 
-    names = _SCATTER if source == "scatter.cu" else _TRAVERSAL
-    return _module(source, names, cupy.cuda.Device().id).get_function(expression)
+    return _module(source, _NAMES[source], cupy.cuda.Device().id).get_function(expression)
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:

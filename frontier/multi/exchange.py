@@ -31,6 +31,7 @@ import time
 
 from ..communicate import declarations
 from ..frontier import Frontier
+from ..kernels import compact
 from .merge import merge
 from .messages import changed, nothing, positions_of, select
 
@@ -113,10 +114,9 @@ class Exchange:
     def _select(self, arrays, names, slots, item_bytes: int, encode: bool, dense: bool):
         if len(slots) == 0:
             return None
-        xp = self.part.graph.xp
         mask = changed(slots, [arrays[n] for n in names], [self.snapshot[n] for n in names])
         if not encode:
-            positions = xp.flatnonzero(mask)
+            positions = compact.flatnonzero(mask)
             return (None, slots[positions]) if len(positions) else None
         selected = select(mask, item_bytes, dense)
         if selected is None:
@@ -209,7 +209,7 @@ class Exchange:
             return None, None
         slots = incoming if positions is None else incoming[positions]
         if drops:
-            kept = self.part.graph.xp.flatnonzero(slots >= 0)
+            kept = compact.flatnonzero(slots >= 0)
             if len(kept) == 0:
                 return None, None
             slots, values = slots[kept], [value[kept] for value in values]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
+from ..kernels import compact
 from ..operators.updates import first_occurrence
 
 
@@ -33,14 +34,14 @@ def _extreme(arrays, slots, values, op: str):
     winner among equal offers."""
     xp = array_namespace(slots)
     array, offered = arrays[0], values[0]
-    beats = xp.flatnonzero(offered < array[slots] if op == "min" else offered > array[slots])
+    beats = compact.flatnonzero(offered < array[slots] if op == "min" else offered > array[slots])
     target, offered = slots[beats], offered[beats]
     _scatter_extreme(array, target, offered, op)
-    won = xp.flatnonzero(array[target] == offered)
+    won = compact.flatnonzero(array[target] == offered)
     if len(arrays) > 1 and len(won):
         ticket = xp.empty(len(array), dtype=np.int32 if len(won) < 2**31 else np.int64)
         ticket[target[won]] = won  # one of the equal offers per slot stays
-        won = won[ticket[target[won]] == won]
+        won = won[compact.flatnonzero(ticket[target[won]] == won)]
         for follower, follower_offers in zip(arrays[1:], values[1:]):
             follower[target[won]] = follower_offers[beats[won]]
     return target[won]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
-from ..kernels import changes
+from ..kernels import changes, compact
 
 
 def differs(array, snapshot):
@@ -50,27 +50,19 @@ def select(mask, item_bytes: int, dense: bool):
     """``(selector, positions)`` of the cheapest message about the entries
     where ``mask`` is true, or None if there are none. ``positions`` is None
     for a dense message (every entry), which only ``dense=True`` allows.
-    Device reads: the positions alone, or, where dense is allowed, the
-    count first and the positions only if a dense message does not win."""
+    One device read: the number of positions (:mod:`frontier.kernels.compact`)."""
     xp = array_namespace(mask)
     length = len(mask)
     position_type = np.dtype(np.int32 if length < 2**31 else np.int64)
-
-    def sizes(count):
-        return {"positions": count * (position_type.itemsize + item_bytes),
-                "bitmap": -(-length // 8) + count * item_bytes}
-
-    if dense:
-        count = int(mask.sum())
-        if count == 0:
-            return None
-        if length * item_bytes < min(sizes(count).values()):
-            return xp.empty(0, dtype=bool), None
-    positions = xp.flatnonzero(mask).astype(position_type, copy=False)
-    if len(positions) == 0:
+    positions = compact.flatnonzero(mask, position_type)
+    count = len(positions)
+    if count == 0:
         return None
-    bytes_by = sizes(len(positions))
-    if bytes_by["bitmap"] < bytes_by["positions"]:
+    sizes = {"positions": count * (position_type.itemsize + item_bytes),
+             "bitmap": -(-length // 8) + count * item_bytes}
+    if dense and length * item_bytes < min(sizes.values()):
+        return xp.empty(0, dtype=bool), None
+    if sizes["bitmap"] < sizes["positions"]:
         return xp.packbits(mask), positions
     return positions, positions
 
@@ -80,8 +72,7 @@ def positions_of(selector, length: int):
     if selector.dtype == np.bool_:
         return None
     if selector.dtype == np.uint8:
-        xp = array_namespace(selector)
-        return xp.flatnonzero(xp.unpackbits(selector)[:length])
+        return compact.bit_positions(selector, length)
     return selector
 
 

@@ -1,0 +1,65 @@
+// Stream compaction: the positions of the true entries of a bool array (or
+// of the set bits of a NumPy packbits bitmap, big-endian within each byte),
+// in ascending order. Two passes over the flags: compact_count counts each
+// tile's flags, an inclusive scan of the counts gives every tile its first
+// output slot, and compact_write writes the positions, a warp ballot and a
+// block-wide prefix per round keeping them in order.
+
+#define COMPACT_THREADS 256
+#define COMPACT_ROUNDS 16
+#define COMPACT_TILE (COMPACT_THREADS * COMPACT_ROUNDS)
+#define COMPACT_WARPS (COMPACT_THREADS / 32)
+
+template <bool Packed>
+__device__ __forceinline__ int flag_at(const unsigned char* flags, long long i) {
+    if (Packed) return (flags[i >> 3] >> (7 - (int)(i & 7))) & 1;
+    return flags[i] != 0;
+}
+
+// counts[b] = number of flags set in tile b (COMPACT_TILE entries).
+template <bool Packed>
+__global__ void compact_count(const unsigned char* flags, long long n, long long* counts) {
+    __shared__ int warp_sums[COMPACT_WARPS];
+    long long start = (long long)blockIdx.x * COMPACT_TILE;
+    int count = 0;
+    for (int k = 0; k < COMPACT_ROUNDS; ++k) {
+        long long i = start + k * COMPACT_THREADS + threadIdx.x;
+        if (i < n) count += flag_at<Packed>(flags, i);
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        count += __shfl_down_sync(0xffffffffu, count, offset);
+    }
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = count;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long total = 0;
+        for (int w = 0; w < COMPACT_WARPS; ++w) total += warp_sums[w];
+        counts[blockIdx.x] = total;
+    }
+}
+
+// out[j] = position of the j-th set flag; ends = inclusive scan of counts.
+template <bool Packed, typename P>
+__global__ void compact_write(const unsigned char* flags, long long n, const long long* ends,
+                              P* out) {
+    __shared__ int warp_sums[COMPACT_WARPS];
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    long long base = blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1];
+    long long start = (long long)blockIdx.x * COMPACT_TILE;
+    for (int k = 0; k < COMPACT_ROUNDS; ++k) {
+        long long i = start + k * COMPACT_THREADS + threadIdx.x;
+        int flag = i < n ? flag_at<Packed>(flags, i) : 0;
+        unsigned ballot = __ballot_sync(0xffffffffu, flag);
+        if (lane == 0) warp_sums[warp] = __popc(ballot);
+        __syncthreads();
+        int before = __popc(ballot & ((1u << lane) - 1u)), round_total = 0;
+        for (int w = 0; w < COMPACT_WARPS; ++w) {
+            int sum = warp_sums[w];
+            before += w < warp ? sum : 0;
+            round_total += sum;
+        }
+        if (flag) out[base + before] = (P)i;
+        base += round_total;
+        __syncthreads();  // every warp has read warp_sums before the next round writes it
+    }
+}

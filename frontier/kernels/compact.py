@@ -1,0 +1,60 @@
+"""Positions of the true entries of a mask, or of the set bits of a bitmap.
+
+``cupy.flatnonzero`` scans the whole mask with 64-bit counters in several
+passes: about 90 us for 2^23 entries and 560 us for 2^26 on an H200, where
+reading the mask once takes 15 us. The multi-device exchange compacts a mask
+over every shared slot several times per boundary, and a dense frontier
+turns into ids the same way, so this module does it in two passes of its
+own kernel (:file:`compact.cu`) and one device read (the count). On NumPy
+arrays it is ``numpy.flatnonzero``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..device import array_namespace
+from .module import kernel
+
+# Entries one block takes (COMPACT_TILE in compact.cu).
+TILE = 256 * 16
+
+
+def flatnonzero(mask, dtype=np.int64):
+    """The positions of ``mask``'s true entries (a 1-d bool array), in
+    ascending order, as ``dtype`` (int32 or int64)."""
+    xp = array_namespace(mask)
+    if xp is np:
+        return np.flatnonzero(mask).astype(dtype, copy=False)
+    return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype)
+
+
+def bit_positions(bits, length: int, dtype=np.int64):
+    """The positions of the set bits among the first ``length`` bits of a
+    bitmap made by ``packbits`` (big-endian bit order), in ascending order:
+    ``flatnonzero(unpackbits(bits)[:length])`` without unpacking."""
+    xp = array_namespace(bits)
+    if xp is np:
+        return np.flatnonzero(np.unpackbits(bits)[:length]).astype(dtype, copy=False)
+    if len(bits) * 8 < length:
+        raise ValueError(f"a bitmap of {len(bits)} bytes has no bit {length - 1}")
+    return _compact(xp.ascontiguousarray(bits), length, True, dtype)
+
+
+def _compact(flags, length: int, packed: bool, dtype):
+    import cupy
+
+    dtype = np.dtype(dtype)
+    if length == 0:
+        return cupy.empty(0, dtype=dtype)
+    tiles = -(-length // TILE)
+    counts = cupy.empty(tiles, dtype=np.int64)
+    kernel("compact_count", packed, source="compact.cu")(
+        (tiles,), (256,), (flags, np.int64(length), counts))
+    ends = cupy.cumsum(counts)
+    found = int(ends[-1])  # the one device read
+    out = cupy.empty(found, dtype=dtype)
+    if found:
+        kernel("compact_write", packed, dtype, source="compact.cu")(
+            (tiles,), (256,), (flags, np.int64(length), ends, out))
+    return out

@@ -1,0 +1,48 @@
+"""Stream compaction (frontier.kernels.compact) against NumPy's flatnonzero,
+on masks and on packbits bitmaps of every length around the kernel's tiles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import with_device
+
+from frontier.device import get_device, to_numpy
+from frontier.kernels import compact
+
+TILE = compact.TILE
+lengths = st.one_of(st.integers(0, 70), st.sampled_from([TILE - 1, TILE, TILE + 1, 3 * TILE + 7]),
+                    st.integers(0, 5 * TILE))
+densities = st.sampled_from([0.0, 0.001, 0.3, 0.97, 1.0])
+
+
+def _mask(length: int, density: float, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).random(length) < density
+
+
+@with_device
+@given(lengths, densities, st.integers(0, 2**16), st.sampled_from([np.int32, np.int64]))
+def test_positions_of_a_mask_and_of_its_bitmap(device, length, density, seed, dtype):
+    on = get_device(device)
+    mask = _mask(length, density, seed)
+    want = np.flatnonzero(mask)
+    got = compact.flatnonzero(on.asarray(mask), dtype)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(to_numpy(got), want)
+    bits = on.asarray(np.packbits(mask))
+    got = compact.bit_positions(bits, length, dtype)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(to_numpy(got), want)
+
+
+def test_a_strided_mask_and_a_short_bitmap(device):
+    on = get_device(device)
+    mask = _mask(3 * TILE, 0.5, 1)
+    strided = on.asarray(np.stack([mask, ~mask]))[:, ::3][0]  # not contiguous
+    np.testing.assert_array_equal(to_numpy(compact.flatnonzero(strided)),
+                                  np.flatnonzero(mask[::3]))
+    if on.is_gpu:
+        with pytest.raises(ValueError, match="has no bit 16"):
+            compact.bit_positions(on.asarray(np.zeros(2, dtype=np.uint8)), 17)
