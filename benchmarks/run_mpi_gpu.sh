@@ -7,7 +7,8 @@
 # TRANSPORTS (default "nccl staging") are the MPI transports to time, one
 # launch each (FRONTIER_MPI_TRANSPORT); SWITCH (default "default") the
 # in-process runs' thread switch intervals in seconds ("default": the
-# enactor's own). LIMIT (default 150) is each run's timeout in seconds.
+# enactor's own; "none": no in-process run). LIMIT (default 150) is each
+# run's timeout in seconds.
 # Uses the MPI that mpi4py loads: the mpirun beside this Python (the `mpi`
 # extra's wheel) if there is one, else the mpirun on PATH (a system MPI).
 # JSON lines and the answers go to $OUT (default: a new temporary directory).
@@ -44,6 +45,7 @@ for transport in ${TRANSPORTS:-nccl staging}; do
 done
 GPUS="$(seq -s, -f 'cuda:%g' 0 $((RANKS - 1)))"
 for switch in ${SWITCH:-default}; do
+    [ "$switch" = none ] && continue
     option=()
     [ "$switch" = default ] || option=(--switch-interval "$switch")
     timeout "$LIMIT" "${TIME[@]}" --devices "$GPUS" "${option[@]}" \

@@ -1,0 +1,60 @@
+"""Stream compaction on one GPU: frontier.kernels.compact against CuPy.
+
+    python benchmarks/compaction.py [--sizes 23,26] [--repeat 30]
+
+For masks of 2^k entries (1 in 1000 and 1 in 2 set): microseconds per call of
+``cupy.flatnonzero(mask)`` and ``compact.flatnonzero(mask)``, and of
+``flatnonzero(unpackbits(bits)[:n])`` and ``compact.bit_positions(bits, n)``
+for the packed bitmap. Each call includes its device read (the count); the
+time is the mean of ``--repeat`` calls after three warm-up calls, the device
+synchronized around them. The bytes a call must read are the mask (n) or the
+bitmap (n / 8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cupy
+
+from frontier.kernels import compact
+
+
+def per_call_us(function, repeat: int) -> float:
+    for _ in range(3):
+        function()
+    cupy.cuda.Device().synchronize()
+    start = time.perf_counter()
+    for _ in range(repeat):
+        function()
+    cupy.cuda.Device().synchronize()
+    return (time.perf_counter() - start) / repeat * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="23,26", help="exponents k of 2^k entries")
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    print("| entries | set | cupy.flatnonzero | compact.flatnonzero | cupy unpack+flatnonzero "
+          "| compact.bit_positions |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for exponent in (int(k) for k in args.sizes.split(",")):
+        n = 1 << exponent
+        for density in (0.001, 0.5):
+            mask = cupy.random.default_rng(0).random(n) < density
+            bits = cupy.packbits(mask)
+            if not (cupy.array_equal(compact.flatnonzero(mask), cupy.flatnonzero(mask))
+                    and cupy.array_equal(compact.bit_positions(bits, n), cupy.flatnonzero(mask))):
+                raise AssertionError(f"compaction differs from cupy.flatnonzero at 2^{exponent}")
+            times = [per_call_us(lambda: cupy.flatnonzero(mask), args.repeat),
+                     per_call_us(lambda: compact.flatnonzero(mask), args.repeat),
+                     per_call_us(lambda: cupy.flatnonzero(cupy.unpackbits(bits)[:n]), args.repeat),
+                     per_call_us(lambda: compact.bit_positions(bits, n), args.repeat)]
+            print(f"| 2^{exponent} | {density:g} | " + " | ".join(f"{t:.0f} us" for t in times)
+                  + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
