@@ -41,7 +41,7 @@ def main() -> None:
     for root in roots.tolist():
         edges = traversed_edges(G, bfs(G, root).depth >= 0)
         best = dict.fromkeys(runs, float("inf"))
-        for name, run in runs.items():
+        for run in runs.values():
             run(root)
         for _ in range(args.repeat):
             for name, run in runs.items():

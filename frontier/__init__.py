@@ -28,9 +28,9 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result", "advance",
-    "check_vertex", "claim", "compute", "default_device", "enact", "filter", "first_occurrence",
-    "follows", "functors", "memory", "generators", "get_device", "index_dtype", "neighbor_reduce",
-    "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min", "to_numpy", "validate",
-    "write_graph",
+    "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result",
+    "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
+    "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
+    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",
+    "to_numpy", "validate", "write_graph",
 ]

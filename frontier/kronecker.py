@@ -250,4 +250,5 @@ def _gpu_kernel():
         "uint64 start, uint64 seed_key, int32 scale, uint64 t_ab, uint64 t_a, uint64 t_c, "
         "uint64 mask, uint64 key, uint64 mul_1, uint64 mul_2, int32 shift, int32 weighted, "
         "int64 low, uint64 span",
-        "V src, V dst, raw int32 weights", _CUDA_BODY, "frontier_kronecker_edges", preamble=_CUDA_PREAMBLE)
+        "V src, V dst, raw int32 weights", _CUDA_BODY, "frontier_kronecker_edges",
+        preamble=_CUDA_PREAMBLE)

@@ -262,7 +262,8 @@ def run_chunked_build_check(device, scale, edgefactor, seed, directed, weighted,
 
 def test_chunked_build_checks_the_memory_limit(monkeypatch):
     monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "100K")
-    with pytest.raises(fr.DeviceMemoryError, match=r"the CSR of (up to )?\d+ arcs does not fit on cpu"):
+    with pytest.raises(fr.DeviceMemoryError,
+                       match=r"the CSR of (up to )?\d+ arcs does not fit on cpu"):
         kronecker(12, device="cpu")
     monkeypatch.setenv("FRONTIER_MEMORY_LIMIT", "1G")
     assert kronecker(12, device="cpu").num_vertices == 4096

@@ -391,12 +391,18 @@ def test_cpu_claim_pull_fast_path_equals_the_general_path(edges, data, monkeypat
     # the module (frontier.operators.advance is also the name of the function)
     advance_module = importlib.import_module("frontier.operators.advance")
 
+    from frontier.operators import host_pull
+
     G = edges.graph("cpu")
     n = G.num_vertices
     active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     among = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     start = np.where(np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n))),
                      -1, 3).astype(np.int32)
+    # Few single-edge rounds and small chunks, so that small graphs reach the chunks.
+    monkeypatch.setattr(host_pull, "ROUNDS", data.draw(st.integers(0, 3)))
+    monkeypatch.setattr(host_pull, "FIRST_CHUNK", data.draw(st.integers(1, 3)))
+    monkeypatch.setattr(host_pull, "GROWTH", data.draw(st.integers(1, 4)))
     results = []
     for fast in (True, False):
         monkeypatch.setattr(advance_module, "_host_claim_fits", lambda functor, f=fast: f)
@@ -414,7 +420,11 @@ def test_cpu_claim_pull_fast_path_equals_the_general_path(edges, data, monkeypat
         assert active[fast_parent[v]] and (int(fast_parent[v]), v) in arcs
 
 
-def test_cpu_claim_pull_finds_a_parent_past_the_rounds():
+@pytest.mark.parametrize("first_chunk", [1, 2, 16])
+def test_cpu_claim_pull_finds_a_parent_past_the_rounds(first_chunk, monkeypatch):
+    from frontier.operators import host_pull
+
+    monkeypatch.setattr(host_pull, "FIRST_CHUNK", first_chunk)
     # vertex 0 has in-neighbours 1..20; only 15 and 18 are in the frontier
     G = fr.Graph.from_edges(np.arange(1, 21), np.zeros(20, dtype=np.int64), num_vertices=21,
                             directed=True, device="cpu")

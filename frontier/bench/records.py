@@ -23,7 +23,8 @@ from ..device import Device
 #: every field of a record, in the order written
 FIELDS = (
     "primitive", "implementation", "graph", "scale", "edgefactor", "vertices", "edges",
-    "directed", "weighted", "graph_build_s", "host_peak_bytes", "device", "num_devices", "status", "reason",
+    "directed", "weighted", "graph_build_s", "host_peak_bytes", "device", "num_devices", "status",
+    "reason",
     "time_ms", "gteps", "gteps_median", "times_ms", "roots", "iterations", "ms_per_iteration",
     "peak_bytes", "graph_bytes", "validation", "checked_runs", "repeat", "warmup", "date",
     "command", "versions", "exchanged_bytes", "exchanged_bytes_per_iteration", "exchange_ms",

@@ -28,7 +28,6 @@ from .exchange import Exchange
 from .routes import ROUTES
 from .view import PartView
 
-
 #: While device threads run, a thread waiting for the interpreter lock gets
 #: it after at most this many seconds (Python's default is 5 ms, which a
 #: thread back from a device synchronization may otherwise wait while its

@@ -17,7 +17,6 @@ from ..frontier import Frontier
 from ..ranges import concatenated_ranges
 from .updates import claim_positions
 
-
 # Arcs walked at once: the temporaries of a batch (about 30 bytes an arc)
 # stay under glibc's largest reusable heap block (32 MiB), so a large level
 # reuses memory instead of mapping fresh pages for every temporary.
