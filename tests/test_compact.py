@@ -37,12 +37,20 @@ def test_positions_of_a_mask_and_of_its_bitmap(device, length, density, seed, dt
     np.testing.assert_array_equal(to_numpy(got), want)
 
 
-def test_a_strided_mask_and_a_short_bitmap(device):
+def test_strided_and_unaligned_masks_and_bitmaps(device):
     on = get_device(device)
     mask = _mask(3 * TILE, 0.5, 1)
     strided = on.asarray(np.stack([mask, ~mask]))[:, ::3][0]  # not contiguous
     np.testing.assert_array_equal(to_numpy(compact.flatnonzero(strided)),
                                   np.flatnonzero(mask[::3]))
+    for offset in (1, 2, 3, 5):  # contiguous views that start off a 4-byte boundary
+        np.testing.assert_array_equal(to_numpy(compact.flatnonzero(on.asarray(mask)[offset:])),
+                                      np.flatnonzero(mask[offset:]))
+        bits = np.packbits(mask)[offset:]
+        length = len(bits) * 8 - offset
+        np.testing.assert_array_equal(
+            to_numpy(compact.bit_positions(on.asarray(np.packbits(mask))[offset:], length)),
+            np.flatnonzero(np.unpackbits(bits)[:length]))
     if on.is_gpu:
         with pytest.raises(ValueError, match="has no bit 16"):
             compact.bit_positions(on.asarray(np.zeros(2, dtype=np.uint8)), 17)
