@@ -5,8 +5,8 @@ passes: about 90 us for 2^23 entries and 560 us for 2^26 on an H200, where
 reading the mask once takes 15 us. The multi-device exchange compacts a mask
 over every shared slot several times per boundary, and a dense frontier
 turns into ids the same way, so this module does it in two passes of its
-own kernel (:file:`compact.cu`), reading 32 flags (or 4 bools) at a time,
-and one device read (the count). On NumPy arrays it is ``numpy.flatnonzero``.
+own kernel (:file:`compact.cu`) and one device read (the count). On NumPy
+arrays it is ``numpy.flatnonzero``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ import numpy as np
 from ..device import array_namespace
 from .module import kernel
 
-# 32-bit words of flags one block takes (COMPACT_WORDS in compact.cu).
-TILE_WORDS = 256 * 8
-# Bools one block takes: the tests' tile boundaries.
-TILE = TILE_WORDS * 4
+# Entries one block takes (COMPACT_TILE in compact.cu).
+TILE = 256 * 16
 
 
 def flatnonzero(mask, dtype=np.int64):
@@ -44,24 +42,19 @@ def bit_positions(bits, length: int, dtype=np.int64):
 
 
 def _compact(flags, length: int, packed: bool, dtype):
-    """Positions of the set flags among the first ``length``: ``flags`` is a
-    contiguous uint8 array (bools, or a bitmap when ``packed``)."""
     import cupy
 
     dtype = np.dtype(dtype)
-    nbytes = min(len(flags), -(-length // 8)) if packed else length
-    if nbytes == 0:
+    if length == 0:
         return cupy.empty(0, dtype=dtype)
-    if flags.data.ptr % 4:  # the kernels read 4-byte words
-        flags = flags[:nbytes].copy()
-    tiles = -(-nbytes // (4 * TILE_WORDS))
+    tiles = -(-length // TILE)
     counts = cupy.empty(tiles, dtype=np.int64)
-    arguments = (flags, np.int64(nbytes), np.int64(length))
-    kernel("compact_count", packed, source="compact.cu")((tiles,), (256,), (*arguments, counts))
+    kernel("compact_count", packed, source="compact.cu")(
+        (tiles,), (256,), (flags, np.int64(length), counts))
     ends = cupy.cumsum(counts)
     found = int(ends[-1])  # the one device read
     out = cupy.empty(found, dtype=dtype)
     if found:
         kernel("compact_write", packed, dtype, source="compact.cu")(
-            (tiles,), (256,), (*arguments, ends, out))
+            (tiles,), (256,), (flags, np.int64(length), ends, out))
     return out
