@@ -47,13 +47,7 @@ def check_levels(D, source: int, depth) -> int:
     if int(depth[source]) != 0:
         raise AssertionError(f"depth[{source}] = {int(depth[source])}")
     for part in D.parts:
-        graph, xp = part.graph, part.graph.xp
-        levels = part.graph.device.asarray(depth)
-        for tails, heads, _ in graph.arc_batches():
-            du, dv = levels[tails], levels[heads]
-            if bool(xp.any((du >= 0) & (dv < 0))) or bool(xp.any((du >= 0) & (dv >= 0)
-                                                                 & (xp.abs(du - dv) > 1))):
-                raise AssertionError(f"part {part.index}: an arc breaks the BFS levels")
+        fr.validate.edge_levels(part.graph, part.graph.device.asarray(depth))
     return int(np.count_nonzero(depth >= 0))
 
 

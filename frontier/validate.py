@@ -82,7 +82,28 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
     _check_tree(xp, source, depth, parent, has_parent, children)
     _fail_at(2, children, depth[children] != depth[parent[children]] + 1,
              "its depth is not its predecessor's depth + 1")
-    # Every stored arc (both directions of an undirected edge), in batches.
+    edge_levels(G, depth, arc_batch=arc_batch)
+    reached = depth >= 0
+    in_tree = has_parent.copy()
+    in_tree[source] = True
+    _fail_at(4, xp.arange(n), reached != in_tree,
+             "it has a depth but is not in the tree, or the reverse")
+    _check_tree_edges(G, parent, children)
+
+
+def edge_levels(G: Graph, depth, *, arc_batch: int = ARC_BATCH) -> None:
+    """Graph500 checks 3 and 4 on every stored arc of ``G`` (both directions
+    of an undirected edge), ``arc_batch`` arcs at a time: no arc joins depths
+    more than one apart, and none leads from a reached vertex to an
+    unreached one. ``depth``: integers on ``G``'s device, ``-1`` = unreached.
+    Needs no tree, so it also checks each part of a distributed graph.
+
+    Raises
+    ------
+    BFSValidationError
+        For the first arc that fails, naming its tail.
+    """
+    xp = G.xp
     reached = depth >= 0
     for tails, heads, _ in G.arc_batches(arc_batch):
         heads = heads.astype("int64")
@@ -93,11 +114,6 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
         _fail_at(4, tails, reached[tails] & ~reached[heads],
                  "it is reached but has an edge to an unreached vertex")
         del both, gap, too_far
-    in_tree = has_parent.copy()
-    in_tree[source] = True
-    _fail_at(4, xp.arange(n), reached != in_tree,
-             "it has a depth but is not in the tree, or the reverse")
-    _check_tree_edges(G, parent, children)
 
 
 def _check_tree(xp, source, depth, parent, has_parent, children) -> None:

@@ -45,7 +45,8 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     position = in_edges.offsets[candidates]
     end = in_edges.offsets[candidates + 1]
     active = frontier.mask
-    found_ids, found_parents = [], []  # the claims of each round and chunk
+    # the claims of each round and chunk (none yet)
+    found_ids, found_parents = [candidates[:0]], [in_edges.sources[:0]]
     # Each round: one in-edge per candidate, then one compress that drops
     # the candidates that found a parent or ran out of in-edges.
     keep = position < end
@@ -78,11 +79,10 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
         position += taken
         candidates, position, end = _kept((position < end) & ~hit, candidates, position, end)
         width *= GROWTH
-    claimed = np.concatenate(found_ids) if found_ids else candidates
+    claimed = np.concatenate(found_ids)
     labels[claimed] = functor.value
     if functor.predecessor is not None:
-        functor.predecessor[claimed] = np.concatenate(found_parents) if found_parents \
-            else candidates
+        functor.predecessor[claimed] = np.concatenate(found_parents)
     mask = np.zeros(n, dtype=bool)
     mask[claimed] = True
     result = Frontier(n, graph.device, mask=mask)

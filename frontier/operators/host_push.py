@@ -39,19 +39,20 @@ def claim_push(graph, frontier: Frontier, functor) -> Frontier:
     cuts = np.searchsorted(ends, np.arange(BATCH_ARCS, total, BATCH_ARCS), side="right")
     bounds = np.unique(np.concatenate([[0], cuts, [len(ids)]]))
     claimed = [_claim_rows(graph, ids[start:stop], first[start:stop], degrees[start:stop],
-                           functor)
+                           ends[start:stop], functor)
                for start, stop in zip(bounds[:-1], bounds[1:])]
     claimed = claimed[0] if len(claimed) == 1 else np.concatenate(claimed)
     return Frontier(n, graph.device, ids=claimed, distinct=True)
 
 
-def _claim_rows(graph, ids, first, degrees, functor):
-    """Claim along the rows of ``ids``; the vertices claimed."""
+def _claim_rows(graph, ids, first, degrees, ends, functor):
+    """Claim along the rows of ``ids`` (``ends``: the running sum of the
+    whole frontier's degrees at these rows); the vertices claimed."""
     dst = graph.columns[concatenated_ranges(first, degrees)]  # out-edges, in list order
     won = claim_positions(functor.labels, dst, functor.unset)
     claimed = dst[won]
     functor.labels[claimed] = functor.value
     if functor.predecessor is not None:
-        ends = np.cumsum(degrees)
-        functor.predecessor[claimed] = ids[np.searchsorted(ends, won, side="right")]
+        before = ends[0] - degrees[0]  # arcs of the rows ahead of this batch
+        functor.predecessor[claimed] = ids[np.searchsorted(ends, won + before, side="right")]
     return claimed
