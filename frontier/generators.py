@@ -14,12 +14,9 @@ import numpy as np
 from .build import csr_from_stream
 from .device import get_device
 from .graph import Graph, index_dtype
-from .kronecker import KroneckerStream
+from .kronecker import GRAPH500_A, GRAPH500_B, GRAPH500_C, KroneckerStream
 from .memory import device_memory_guard
 from .progress import Progress
-
-#: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
-GRAPH500_A, GRAPH500_B, GRAPH500_C = 0.57, 0.19, 0.19
 
 
 def kronecker_edges(scale: int, edgefactor: int = 16, seed: int = 0, *, a: float = GRAPH500_A,

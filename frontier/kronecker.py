@@ -40,6 +40,8 @@ _LEVEL_STEP = 0xD1B54A32D192ED03     # odd: separates the levels of one edge
 _WEIGHT_SALT = 0x8CB92BA72F3D8DD7    # separates the weight's hash from the levels'
 _MIX_1, _MIX_2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _NUMPY_BLOCK = 1 << 16  # edges the NumPy path takes through all levels at once
+#: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
+GRAPH500_A, GRAPH500_B, GRAPH500_C = 0.57, 0.19, 0.19
 
 
 def mix64(z: int) -> int:
@@ -83,9 +85,9 @@ class KroneckerStream:
     scale: int
     num_edges: int
     seed: int
-    a: float = 0.57
-    b: float = 0.19
-    c: float = 0.19
+    a: float = GRAPH500_A
+    b: float = GRAPH500_B
+    c: float = GRAPH500_C
     weights: tuple[int, int] | None = None
 
     @property
