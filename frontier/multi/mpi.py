@@ -201,11 +201,9 @@ def choose_transport(comm, device: Device) -> str:
     if wanted not in ("", "nccl", "staging"):
         raise ValueError(f"{TRANSPORT_VARIABLE}={wanted!r}: expected nccl or staging")
     placement = (socket.gethostname(), device.name) if device.is_gpu else None
-    placements = comm.allgather(placement)  # every rank, before any returns
-    if not device.is_gpu:
-        return "mpi-host"
-    if wanted == "staging":
-        return "mpi-host-staging"
+    placements = comm.allgather(placement)
+    if not device.is_gpu or wanted == "staging":
+        return "mpi-host" if not device.is_gpu else "mpi-host-staging"
     from cupy.cuda import nccl
 
     shared = len(set(placements)) < len(placements)
