@@ -159,7 +159,7 @@ def enact(
                              budget=Budget(device, limit))
         finally:
             if device.is_gpu:
-                from .kernels import release_workspaces
+                from .operators.fused import release_workspaces
 
                 release_workspaces()
     result.devices = (device.name,)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .device import Device, device_of, get_device
+from .kernels import compact
 
 SPARSE = "sparse"
 DENSE = "dense"
@@ -101,7 +102,7 @@ class Frontier:
     def ids(self):
         """Active vertex ids (sorted when converted from the dense form)."""
         if self._ids is None:
-            self._ids = self.xp.flatnonzero(self._mask)
+            self._ids = compact.flatnonzero(self._mask)
         return self._ids
 
     @property

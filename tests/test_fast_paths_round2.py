@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from strategies import edge_lists, with_device
 
 import frontier as fr
-from frontier import kernels
 from frontier.kernels.edges import edges_of
+from frontier.operators import fused as kernels
 
 # the modules (frontier.operators.advance is also the name of the function)
 expand_module = importlib.import_module("frontier.operators.expand")

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
-from frontier import kernels
-from frontier.kernels import fused_advance, fused_neighbor_reduce
+from frontier.operators import fused as kernels
+from frontier.operators.fused import fused_advance, fused_neighbor_reduce
 
 pytestmark = pytest.mark.gpu
 

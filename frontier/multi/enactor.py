@@ -208,6 +208,6 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
 
 def _release_workspaces(devices: list[Device]) -> None:
     if any(device.is_gpu for device in devices):
-        from ..kernels import release_workspaces
+        from ..operators.fused import release_workspaces
 
         release_workspaces()

@@ -53,7 +53,7 @@ def _scatter_extreme(array, slots, values, op: str) -> None:
     if array_namespace(array) is np:
         (np.minimum if op == "min" else np.maximum).at(array, slots, values)
         return
-    from ..kernels import scatter_extreme
+    from ..operators.fused import scatter_extreme
 
     scatter_extreme(array, slots, values, larger=op == "max")
 

@@ -79,7 +79,7 @@ def advance(
         raise ValueError("among= selects pull candidates; it has no meaning for push")
     functor = for_graph(functor, graph)
     if graph.device.is_gpu:
-        from ..kernels import fused_advance
+        from .fused import fused_advance
 
         result = fused_advance(graph, frontier, functor, direction, among)
         if result is not None:

@@ -52,7 +52,7 @@ def neighbor_reduce(
         raise ValueError(f"unknown direction {direction!r}: expected 'push' or 'pull'")
     xp = graph.xp
     if graph.device.is_gpu:
-        from ..kernels import fused_neighbor_reduce
+        from .fused import fused_neighbor_reduce
 
         result = fused_neighbor_reduce(graph, functor, op, vertices, direction, identity)
         if result is not None:

@@ -109,7 +109,7 @@ def scatter_min(values, ids, candidates):
     if xp is np:
         np.minimum.at(values, target, offer)
     else:
-        from ..kernels import scatter_min as exact_scatter_min
+        from .fused import scatter_min as exact_scatter_min
 
         exact_scatter_min(values, target, offer)
     reached = better[values[target] == offer]

@@ -1,0 +1,254 @@
+"""Fused GPU kernels for the built-in functors (CuPy RawModule, compiled once).
+
+The operators call :func:`fused_advance` and :func:`fused_neighbor_reduce` on
+a GPU graph; each returns ``None`` when no fused kernel applies (a user
+functor, an unsupported dtype), and the operator takes its general path.
+
+Buffers the kernels reuse between iterations (the visited bitmap, SSSP's
+zeroed "queued" bits) live in :mod:`frontier.kernels.workspace` and are
+released by the enactor at the end of each run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..frontier import Frontier, as_frontier
+from ..kernels import workspace
+from ..kernels.edges import edges_of, pointer, vertex_ids
+from ..kernels.module import grid_for, kernel, supported
+
+# A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
+# (building it reads every label once, which then pays for itself) and
+# writes a dense output: no atomic whose answer a thread must wait for.
+LARGE_LEVEL = 8
+# A push over at most SMALL_MAX_EDGES edges of vertices of degree at most
+# SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
+SMALL_MAX_DEGREE = 64
+SMALL_MAX_EDGES = 1 << 16
+
+__all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
+           "scatter_min"]
+
+release_workspaces = workspace.release
+
+
+def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
+    """The output frontier of a fused advance, or ``None`` if none applies.
+
+    Built-in functors name their kernel in ``fused``; one that stores vertex
+    ids on a part of a larger graph (``vertex_slots`` set) takes the general
+    path, since the kernels write slots, not the caller's ids.
+    """
+    kind = getattr(functor, "fused", None)
+    if kind is None or _stores_slots(functor):
+        return None
+    if kind == "claim_unvisited":
+        if not _claim_fits(functor):
+            return None
+        if direction == "push":
+            return _claim_push(graph, frontier, functor)
+        return _claim_pull(graph, frontier, functor, among)
+    if kind == "hook_roots":
+        if functor.labels.dtype not in (np.int32, np.int64):
+            return None
+        return _hook(graph, frontier, functor, direction, among)
+    if kind == "relax_min" and direction == "push":
+        if functor.distance.dtype not in (np.float32, np.float64) or not _weights_fit(graph) \
+                or not _index_array(functor.predecessor):
+            return None
+        return _relax_push(graph, frontier, functor)
+    return None
+
+
+def _stores_slots(functor) -> bool:
+    """Whether a functor on a part would store vertex ids the kernels cannot
+    translate to the caller's (a predecessor, a component root)."""
+    if getattr(functor, "vertex_slots", None) is None:
+        return False
+    return functor.fused == "hook_roots" or getattr(functor, "predecessor", None) is not None
+
+
+def _claim_fits(functor) -> bool:
+    return functor.labels.dtype == np.int32 and functor.unset == -1 \
+        and _index_array(functor.predecessor)
+
+
+def _index_array(predecessor) -> bool:
+    """A predecessor array the kernels can write (or none)."""
+    return predecessor is None or predecessor.dtype in (np.int32, np.int64)
+
+
+def _weights_fit(graph) -> bool:
+    return graph.weights is None or supported(graph.weights.dtype)
+
+
+def _output(graph, size: int):
+    """Output id buffer for ``size`` edges and its device-side length counter.
+
+    The buffer holds at most one entry per vertex, not per edge: every kernel
+    appending to it appends a vertex at most once (a won claim, a set
+    ``queued`` bit), so no fused advance needs the general path's per-edge
+    budget (``FRONTIER_EDGE_BUDGET``). The only other buffer that grows with
+    the edges is the tile table of :class:`~frontier.kernels.edges.EdgeList`,
+    8 bytes per 1024 edges."""
+    xp = graph.xp
+    return (xp.empty(min(size, graph.num_vertices), dtype=graph.columns.dtype),
+            xp.zeros(1, dtype=np.uint64))
+
+
+def _visited_bits(graph, labels):
+    """A bitmap of ``labels != -1``, rebuilt from the labels (so it can never
+    be stale) into a reused buffer."""
+    n = graph.num_vertices
+    visited = workspace.bits(n)
+    kernel("labels_to_bits")((grid_for(n),), (256,), (labels, np.int64(n), visited))
+    return visited
+
+
+def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
+    ids = frontier.ids
+    max_degree = workspace.max_out_degree(graph)
+    if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
+        return _claim_push_small(graph, vertex_ids(graph, ids), functor, max_degree)
+    edges = edges_of(graph, ids)
+    predecessor = functor.predecessor
+    types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices:
+        # Large level: a visited bitmap (L2-resident) and a dense output.
+        out = graph.xp.zeros(graph.num_vertices, dtype=bool)
+        edges.launch("claim_push_dense", types, _visited_bits(graph, functor.labels),
+                     functor.labels, np.int32(functor.value), pointer(predecessor), out)
+        return Frontier(graph.num_vertices, graph.device, mask=out)
+    out, out_count = _output(graph, edges.total)
+    edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
+                 pointer(predecessor), out, out_count)
+    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
+
+
+def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
+    """One thread per frontier vertex, no degree scan: one launch per level."""
+    out, out_count = _output(graph, len(ids) * max_degree)
+    predecessor = functor.predecessor
+    pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
+    if len(ids):
+        kernel("claim_push_small", graph.columns.dtype, pred_type)(
+            (grid_for(len(ids)),), (256,),
+            (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
+             functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
+    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
+
+
+def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
+    xp = graph.xp
+    n = graph.num_vertices
+    in_edges = graph.in_edges()
+    among_mask = None if among is None else as_frontier(among, n, graph.device).mask
+    out = xp.zeros(n, dtype=bool)
+    out_count = xp.zeros(1, dtype=np.uint64)
+    predecessor = functor.predecessor
+    pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
+    if n:
+        kernel("claim_pull", graph.columns.dtype, pred_type)(
+            (grid_for(n),), (256,),
+            (in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask),
+             frontier.mask, functor.labels, np.int32(functor.value), pointer(predecessor),
+             out, out_count))
+    result = Frontier(n, graph.device, mask=out)
+    result._size = int(out_count[0])
+    return result
+
+
+def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
+    """Relax the frontier's out-edges: float32 or float64 distances and
+    weights of any sign (the atomic minimum handles both signs)."""
+    edges = edges_of(graph, frontier.unique().ids)
+    if edges.total == 0:
+        return Frontier.empty(graph.num_vertices, graph.device)
+    weights = graph.weights
+    types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
+             functor.distance.dtype)
+    queued = workspace.scratch_bits(graph.num_vertices)
+    out, out_count = _output(graph, edges.total)
+    start = functor.distance[edges.vertices]  # the offers' distances, fixed for the step
+    edges.launch("relax_push", types, pointer(weights), start, functor.distance, queued, out,
+                 out_count)
+    out = out[:int(out_count[0])]
+    if len(out):
+        if functor.predecessor is not None:
+            edges.launch("relax_predecessor", types + (functor.predecessor.dtype,),
+                         pointer(weights), start, functor.distance, queued,
+                         functor.predecessor)
+        kernel("clear_bits", graph.columns.dtype)((grid_for(len(out)),), (256,),
+                                                  (out, np.int64(len(out)), queued))
+    return Frontier(graph.num_vertices, graph.device, ids=out, distinct=True)
+
+
+def _hook(graph, frontier: Frontier, functor, direction: str, among) -> Frontier:
+    """Hook over the out-edges of the frontier (push), or over the in-edges of
+    ``among`` whose source is in the frontier (pull)."""
+    n = graph.num_vertices
+    if direction == "push":
+        edges, active = edges_of(graph, _ids_or_all(frontier)), None
+    else:
+        candidates = None if among is None else as_frontier(among, n, graph.device)
+        edges = edges_of(graph, _ids_or_all(candidates), incoming=True)
+        active = None if _is_everyone(frontier) else frontier.mask
+    edges.launch("hook", (graph.columns.dtype, functor.labels.dtype), pointer(active),
+                 functor.labels)
+    return Frontier.empty(n, graph.device)
+
+
+def _is_everyone(frontier: Frontier | None) -> bool:
+    """True for ``None`` or a dense frontier created holding every vertex."""
+    return frontier is None or (frontier.kind == "dense" and frontier.size == frontier.num_vertices)
+
+
+def _ids_or_all(frontier: Frontier | None):
+    """The frontier's ids, or ``None`` (every vertex, no id list) if it holds all."""
+    return None if _is_everyone(frontier) else frontier.ids
+
+
+def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
+    """The result of a fused neighbor-reduce, or ``None`` if none applies.
+
+    Summing the neighbour's value -- ``SourceValue`` over in-edges or
+    ``DestinationValue`` over out-edges -- is a sparse matrix-vector product,
+    run by the edge-parallel ``gather_sum`` kernel (no value array per edge:
+    ones are implicit for an unweighted product).
+    """
+    kind = getattr(functor, "fused", None)
+    neighbour_value = ((kind == "source_value" and direction == "pull")
+                       or (kind == "destination_value" and direction == "push"))
+    values = getattr(functor, "values", None)
+    if not (neighbour_value and op == "sum" and identity in (None, 0)
+            and values.dtype in (np.float32, np.float64) and _weights_fit(graph)):
+        return None
+    n = graph.num_vertices
+    ids = None if vertices is None else \
+        vertex_ids(graph, as_frontier(vertices, n, graph.device).ids)
+    edges = edges_of(graph, ids, incoming=direction == "pull")
+    out = graph.xp.zeros(edges.count, dtype=values.dtype)
+    weights = graph.weights if functor.weighted else None
+    edge_ids = graph.in_edges().edge_ids if direction == "pull" else None
+    types = (graph.columns.dtype,
+             graph.columns.dtype if edge_ids is None else edge_ids.dtype,
+             np.float64 if weights is None else weights.dtype, values.dtype)
+    edges.launch("gather_sum", types, pointer(edge_ids), pointer(weights), values, out)
+    return out
+
+
+def scatter_min(values, ids, candidates) -> None:
+    """Exact ``values[ids] = min(values[ids], candidates)`` on a GPU, repeats
+    in ``ids`` included (int32, int64, float32 or float64 values)."""
+    scatter_extreme(values, ids, candidates, larger=False)
+
+
+def scatter_extreme(values, ids, candidates, larger: bool) -> None:
+    """:func:`scatter_min`, or with ``larger`` its maximum counterpart."""
+    count = len(ids)
+    if count:
+        kernel("scatter_extreme", values.dtype, larger, source="scatter.cu")(
+            (grid_for(count),), (256,),
+            (values, ids.astype(np.int64, copy=False), candidates.astype(values.dtype, copy=False),
+             np.int64(count)))
