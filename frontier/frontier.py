@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .device import Device, device_of, get_device
+from .graph import index_dtype
 from .kernels import compact
 
 SPARSE = "sparse"
@@ -100,9 +101,10 @@ class Frontier:
 
     @property
     def ids(self):
-        """Active vertex ids (sorted when converted from the dense form)."""
+        """Active vertex ids (sorted, int32 below 2^31 vertices, when converted
+        from the dense form)."""
         if self._ids is None:
-            self._ids = compact.flatnonzero(self._mask)
+            self._ids = compact.flatnonzero(self._mask, index_dtype(self.num_vertices))
         return self._ids
 
     @property

@@ -22,7 +22,7 @@ def test_a_selector_names_exactly_the_changed_entries(mask, item_bytes, dense):
         assert selected is None
         return
     selector, positions = selected
-    named = positions_of(selector, len(mask))
+    named = positions_of(selector, len(mask), count)
     if named is None:  # dense: every entry
         assert dense and positions is None
         named = np.arange(len(mask))
@@ -90,7 +90,8 @@ def test_fused_change_kernel_matches_numpy():
                       [cupy.asarray(s) for s in snapshots])
         np.testing.assert_array_equal(cupy.asnumpy(got), want)
         bits, _ = select(got, 8, dense=False)
-        np.testing.assert_array_equal(cupy.asnumpy(positions_of(bits, len(slots))),
+        np.testing.assert_array_equal(cupy.asnumpy(positions_of(bits, len(slots),
+                                                                int(want.sum()))),
                                       np.flatnonzero(want))
 
 
@@ -112,3 +113,81 @@ def test_merge_scatter_kernel_matches_numpy(dtype, op):
     got = cupy.asarray(values)
     _scatter_extreme(got, cupy.asarray(slots), cupy.asarray(offers), op)
     np.testing.assert_array_equal(cupy.asnumpy(got), want)
+
+
+def _offers(rng, dtype, size: int, count: int, drops: bool):
+    """Owned values, offered slots (repeats; some -1 if ``drops``) and offers."""
+    values = rng.integers(-20, 20, size).astype(dtype)
+    slots = rng.integers(0, size, count)
+    if drops:
+        slots[rng.random(count) < 0.2] = -1
+    offers = rng.integers(-25, 25, count).astype(dtype)
+    return values, slots, offers
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("combine", ["min", "max"])
+@pytest.mark.parametrize("slot_type", [np.int32, np.int64])
+def test_gpu_merge_without_reads_matches_the_numpy_merge(dtype, combine, slot_type):
+    """The fused merge (frontier.kernels.merge) against the NumPy merge on
+    random offers: the same values and changed slots, and each follower from
+    an offer that holds the slot's final value (ties may pick either)."""
+    cupy = pytest.importorskip("cupy")
+    from frontier.communicate import Shared
+    from frontier.multi.merge import merge
+
+    rng = np.random.default_rng(7)
+    shared = Shared("value", combine, ("follower",))
+    for size, count in ((1, 5), (50, 400), (3_000, 20_000)):
+        values, slots, offers = _offers(rng, dtype, size, count, drops=False)
+        slots = slots.astype(slot_type)
+        follower = rng.integers(0, 9, size).astype(np.int64)
+        followed = rng.integers(100, 10**6, count).astype(np.int64)
+        want, want_follower = values.copy(), follower.copy()
+        want_changed = np.zeros(size, dtype=bool)
+        merge(shared, [want, want_follower], slots, [offers, followed], want_changed)
+        got, got_follower = cupy.asarray(values), cupy.asarray(follower)
+        got_changed = cupy.zeros(size, dtype=bool)
+        merge(shared, [got, got_follower], cupy.asarray(slots),
+              [cupy.asarray(offers), cupy.asarray(followed)], got_changed)
+        np.testing.assert_array_equal(cupy.asnumpy(got), want)
+        np.testing.assert_array_equal(cupy.asnumpy(got_changed), want_changed)
+        got_follower = cupy.asnumpy(got_follower)
+        np.testing.assert_array_equal(got_follower[~want_changed], follower[~want_changed])
+        for slot in np.flatnonzero(want_changed):
+            winners = followed[(slots == slot) & (offers == want[slot])]
+            assert got_follower[slot] in winners
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_gpu_merge_skips_dropped_slots_and_marks_sums(dtype):
+    """Negative slots (a broadcast's drops) are skipped by the fused min
+    merge; a "sum" merge marks exactly the slots given a non-zero amount."""
+    cupy = pytest.importorskip("cupy")
+    from frontier.communicate import Shared
+    from frontier.multi.merge import merge
+
+    rng = np.random.default_rng(8)
+    values, slots, offers = _offers(rng, dtype, 2_000, 10_000, drops=True)
+    kept = slots >= 0
+    want = values.copy()
+    want_changed = np.zeros(len(values), dtype=bool)
+    merge(Shared("v", "min", ()), [want], slots[kept], [offers[kept]], want_changed)
+    got = cupy.asarray(values)
+    got_changed = cupy.zeros(len(values), dtype=bool)
+    merge(Shared("v", "min", ()), [got], cupy.asarray(slots), [cupy.asarray(offers)],
+          got_changed)
+    np.testing.assert_array_equal(cupy.asnumpy(got), want)
+    np.testing.assert_array_equal(cupy.asnumpy(got_changed), want_changed)
+
+    amounts = np.where(rng.random(len(offers)) < 0.5, 0, offers).astype(dtype)
+    want, want_changed = values.copy(), np.zeros(len(values), dtype=bool)
+    merge(Shared("v", "sum", ()), [want], slots[kept], [amounts[kept]], want_changed)
+    got, got_changed = cupy.asarray(values), cupy.zeros(len(values), dtype=bool)
+    merge(Shared("v", "sum", ()), [got], cupy.asarray(slots[kept]),
+          [cupy.asarray(amounts[kept])], got_changed)
+    np.testing.assert_allclose(cupy.asnumpy(got), want)
+    np.testing.assert_array_equal(cupy.asnumpy(got_changed), want_changed)
+    assert want_changed.any() and not want_changed.all()

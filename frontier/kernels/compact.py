@@ -18,6 +18,9 @@ from .module import kernel
 
 # Entries one block takes (COMPACT_TILE in compact.cu).
 TILE = 256 * 16
+#: A bool mask starting on a 16-byte boundary is read 16 flags per load
+#: (``compact_*_vector``); False keeps the byte-per-thread kernels everywhere.
+VECTOR_LOADS = True
 
 
 def flatnonzero(mask, dtype=np.int64):
@@ -29,19 +32,21 @@ def flatnonzero(mask, dtype=np.int64):
     return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype)
 
 
-def bit_positions(bits, length: int, dtype=np.int64):
+def bit_positions(bits, length: int, dtype=np.int64, count: int | None = None):
     """The positions of the set bits among the first ``length`` bits of a
     bitmap made by ``packbits`` (big-endian bit order), in ascending order:
-    ``flatnonzero(unpackbits(bits)[:length])`` without unpacking."""
+    ``flatnonzero(unpackbits(bits)[:length])`` without unpacking.
+    ``count``: the number of set bits, if the caller knows it (then nothing
+    is read back from the device; a wrong count is the caller's error)."""
     xp = array_namespace(bits)
     if xp is np:
         return np.flatnonzero(np.unpackbits(bits)[:length]).astype(dtype, copy=False)
     if len(bits) * 8 < length:
         raise ValueError(f"a bitmap of {len(bits)} bytes has no bit {length - 1}")
-    return _compact(xp.ascontiguousarray(bits), length, True, dtype)
+    return _compact(xp.ascontiguousarray(bits), length, True, dtype, count)
 
 
-def _compact(flags, length: int, packed: bool, dtype):
+def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
     import cupy
 
     dtype = np.dtype(dtype)
@@ -49,12 +54,16 @@ def _compact(flags, length: int, packed: bool, dtype):
         return cupy.empty(0, dtype=dtype)
     tiles = -(-length // TILE)
     counts = cupy.empty(tiles, dtype=np.int64)
-    kernel("compact_count", packed, source="compact.cu")(
+    vector = VECTOR_LOADS and not packed and flags.data.ptr % 16 == 0
+    count, write = (("compact_count_vector", ()), ("compact_write_vector", (dtype,))) if vector \
+        else (("compact_count", (packed,)), ("compact_write", (packed, dtype)))
+    kernel(count[0], *count[1], source="compact.cu")(
         (tiles,), (256,), (flags, np.int64(length), counts))
     ends = cupy.cumsum(counts)
-    found = int(ends[-1])  # the one device read
+    if found is None:
+        found = int(ends[-1])  # the one device read
     out = cupy.empty(found, dtype=dtype)
     if found:
-        kernel("compact_write", packed, dtype, source="compact.cu")(
+        kernel(write[0], *write[1], source="compact.cu")(
             (tiles,), (256,), (flags, np.int64(length), ends, out))
     return out

@@ -54,11 +54,18 @@ _TRAVERSAL = tuple(
 )
 
 
-_SCATTER = tuple(f"scatter_extreme<{t}, {larger}>" for t in ("int", "long long", "float", "double")
-                 for larger in ("false", "true"))
+_SCATTER = tuple(
+    [f"scatter_extreme<{t}, {larger}>" for t in _WEIGHT for larger in ("false", "true")]
+    + [f"merge_offers<{t}, {s}, {larger}>" for t in _WEIGHT for s in _VERTEX
+       for larger in ("false", "true")]
+    + [f"merge_tickets<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
+    + [f"merge_follow<{t}, {s}, {f}>" for t in _WEIGHT for s in _VERTEX for f in _WEIGHT]
+    + [f"mark_nonzero<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
+)
 _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write<{packed}, {p}>" for packed in ("false", "true")
-                    for p in _VERTEX])
+                    for p in _VERTEX]
+                 + ["compact_count_vector"] + [f"compact_write_vector<{p}>" for p in _VERTEX])
 #: the kernel instantiations of each source file
 _NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT}
 

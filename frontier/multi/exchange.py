@@ -78,10 +78,10 @@ class Exchange:
             return self._next_frontier(frontier, None)
         begin = time.perf_counter()
         arrays = self.arrays()
-        merged = self._offer_and_merge(arrays)
+        updated = self._offer_and_merge(arrays)
         self._refresh(arrays)
         self.seconds += time.perf_counter() - begin
-        return self._next_frontier(frontier, merged)
+        return self._next_frontier(frontier, updated)
 
     def agree(self, stop: bool) -> bool:
         """``stop`` if every device decided the same; RuntimeError otherwise."""
@@ -125,8 +125,8 @@ class Exchange:
         return selector, slots if positions is None else slots[positions]
 
     def _offer_and_merge(self, arrays: dict):
-        """Steps 1-3; returns the owned slots the offers changed (repeats
-        possible), or None."""
+        """Steps 1-3; returns a mask over the slots, true where an offer
+        changed an owned value, or None if no offer came."""
         xp = self.part.graph.xp
         outgoing = {peer: [] for peer in self.lists}
         speaks = set()  # the peers that get at least one offer
@@ -150,7 +150,7 @@ class Exchange:
                     arrays[name][slots] = self.snapshot[name][slots]
         if not self.offering:
             return None
-        merged = []
+        updated = None
         outgoing = {peer: outgoing[peer] for peer in speaks}
         for peer, message in self._alltoall(outgoing).items():
             incoming = self.lists[peer]
@@ -162,9 +162,11 @@ class Exchange:
                 slots, values = self._received(selector, values, incoming.offers_in,
                                                incoming.drops)
                 if slots is not None:
+                    if updated is None:
+                        updated = xp.zeros(self.part.num_slots, dtype=bool)
                     names = (shared.name, *shared.followers)
-                    merged.append(merge(shared, [arrays[n] for n in names], slots, values))
-        return xp.concatenate(merged) if merged else None
+                    merge(shared, [arrays[n] for n in names], slots, values, updated)
+        return updated
 
     def _refresh(self, arrays: dict, everything: bool = False) -> None:
         """Step 4: send changed owned values to the copies; take in others'.
@@ -204,9 +206,10 @@ class Exchange:
 
     def _received(self, selector, values: list, incoming, drops: bool):
         """``(slots, values)`` a message names here, or ``(None, None)``."""
-        positions = positions_of(selector, len(incoming))
-        if positions is not None and len(positions) == 0:
+        count = len(values[0])  # the entries named: no device read
+        if count == 0:
             return None, None
+        positions = positions_of(selector, len(incoming), count)
         slots = incoming if positions is None else incoming[positions]
         if drops:
             kept = compact.flatnonzero(slots >= 0)
@@ -224,20 +227,19 @@ class Exchange:
         return {peer: message for peer, message in enumerate(self.comm.alltoall(messages))
                 if message}
 
-    def _next_frontier(self, frontier: Frontier, merged) -> Frontier:
-        """Step 5: the owned part of the step's output, plus what offers changed."""
+    def _next_frontier(self, frontier: Frontier, updated) -> Frontier:
+        """Step 5: the owned part of the step's output, plus the slots offers
+        changed (``updated``, a mask over owned slots, or None)."""
         part = self.part
         if frontier.kind == "dense":
             mask = frontier.mask & part.is_owned
-            if merged is not None:
-                mask[merged] = True
+            if updated is not None:
+                mask |= updated
             return Frontier(part.num_slots, frontier.device, mask=mask)
         ids = frontier.ids
-        ids = ids[part.is_owned[ids]]
-        if merged is None:
-            return Frontier(part.num_slots, frontier.device, ids=ids)
-        # The union as a mask: no sort, and dense is what a large level wants.
-        mask = part.graph.xp.zeros(part.num_slots, dtype=bool)
-        mask[ids] = True
-        mask[merged] = True
-        return Frontier(part.num_slots, frontier.device, mask=mask)
+        if updated is None:
+            return Frontier(part.num_slots, frontier.device, ids=ids[part.is_owned[ids]])
+        # The union as a mask: no sort and no device read. ``updated`` holds
+        # owned slots only, so a copy's id is written false and stays false.
+        updated[ids] = part.is_owned[ids]
+        return Frontier(part.num_slots, frontier.device, mask=updated)

@@ -1,9 +1,11 @@
 """Merging offers into owned vertex data, one rule per combiner.
 
 Each function takes the owner's arrays, the slots the offers are for
-(repeats allowed: several devices may offer for one vertex) and the offered
-values, updates the arrays in place and returns the slots whose value
-changed (possibly with repeats).
+(repeats allowed: several devices may offer for one vertex), the offered
+values and a mask over the slots; it updates the arrays in place and sets
+the mask where a value changed. On GPUs ``"min"``, ``"max"`` and ``"sum"``
+data merge without a device read (:mod:`frontier.kernels.merge`); the
+NumPy code below is the reference they are tested against.
 """
 
 from __future__ import annotations
@@ -12,19 +14,26 @@ import numpy as np
 
 from ..device import array_namespace
 from ..kernels import compact
+from ..kernels import merge as gpu_merge
 from ..operators.updates import first_occurrence
 
 
-def merge(shared, arrays: list, slots, values: list):
+def merge(shared, arrays: list, slots, values: list, changed) -> None:
     """Merge offers for one declared array (``arrays[0]``) and its followers
-    (``arrays[1:]``), by ``shared.combine``."""
+    (``arrays[1:]``), by ``shared.combine``; ``changed[s]`` becomes true for
+    every slot ``s`` whose value changed."""
     if len(slots) == 0:
-        return slots
+        return
+    gpu = array_namespace(slots) is not np
     if shared.combine in ("min", "max"):
-        return _extreme(arrays, slots, values, shared.combine)
-    if shared.combine == "sum":
-        return _sum(arrays[0], slots, values[0])
-    return _function(arrays[0], slots, values[0], shared.combine)
+        if gpu and gpu_merge.fits(arrays, slots, values):
+            gpu_merge.merge_extreme(arrays, slots, values, shared.combine == "max", changed)
+        else:
+            changed[_extreme(arrays, slots, values, shared.combine)] = True
+    elif shared.combine == "sum":
+        _sum(arrays[0], slots, values[0], changed)
+    else:
+        changed[_function(arrays[0], slots, values[0], shared.combine)] = True
 
 
 def _extreme(arrays, slots, values, op: str):
@@ -58,12 +67,15 @@ def _scatter_extreme(array, slots, values, op: str) -> None:
     scatter_extreme(array, slots, values, larger=op == "max")
 
 
-def _sum(array, slots, amounts):
-    """Add every contribution; the slots that received a non-zero one changed
-    (repeats possible)."""
+def _sum(array, slots, amounts, changed) -> None:
+    """Add every contribution; the slots that received a non-zero one changed."""
     xp = array_namespace(slots)
-    xp.add.at(array, slots, amounts.astype(array.dtype, copy=False))
-    return slots[amounts != 0]
+    amounts = amounts.astype(array.dtype, copy=False)
+    xp.add.at(array, slots, amounts)
+    if xp is not np and gpu_merge.fits([array], slots, [amounts]):
+        gpu_merge.mark_nonzero(changed, slots, amounts)
+    else:
+        changed[slots[amounts != 0]] = True
 
 
 def _function(array, slots, offers, combine):

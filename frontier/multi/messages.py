@@ -67,12 +67,13 @@ def select(mask, item_bytes: int, dense: bool):
     return positions, positions
 
 
-def positions_of(selector, length: int):
-    """The list positions a received selector names (None: all ``length``)."""
+def positions_of(selector, length: int, count: int):
+    """The list positions a received selector names (None: all ``length``);
+    ``count``, the number of values that came with it, spares a device read."""
     if selector.dtype == np.bool_:
         return None
     if selector.dtype == np.uint8:
-        return compact.bit_positions(selector, length)
+        return compact.bit_positions(selector, length, count=count)
     return selector
 
 
