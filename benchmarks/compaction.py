@@ -6,7 +6,7 @@ For masks of 2^k entries (1 in 1000 and 1 in 2 set): microseconds per call of
 ``cupy.flatnonzero(mask)`` and ``compact.flatnonzero(mask)`` (byte-per-thread
 loads; 16-flag loads, int64 and int32 positions), and of
 ``flatnonzero(unpackbits(bits)[:n])`` and ``compact.bit_positions(bits, n)``
-for the packed bitmap (reading the count, and told it). Each call but the
+for the packed bitmap (one flag per thread; 16; 16 told the count). Each call but the
 last includes its device read (the count); the
 time is the mean of ``--repeat`` calls after three warm-up calls, the device
 synchronized around them. The bytes a call must read are the mask (n) or the
@@ -55,9 +55,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
     print("| entries | set | cupy.flatnonzero | compact, bytes | compact, 16 flags | "
-          "compact, 16 flags, int32 | cupy unpack+flatnonzero | compact.bit_positions | "
-          "bit_positions, count given |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "compact, 16 flags, int32 | cupy unpack+flatnonzero | bit_positions, bytes | "
+          "bit_positions, 16 flags | 16 flags, count given |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for exponent in (int(k) for k in args.sizes.split(",")):
         n = 1 << exponent
         for density in (0.001, 0.5):
@@ -67,6 +67,7 @@ def main() -> None:
             for got in (with_vector_loads(False, compact.flatnonzero, mask),
                         with_vector_loads(True, compact.flatnonzero, mask),
                         with_vector_loads(True, compact.flatnonzero, mask, cupy.int32),
+                        with_vector_loads(False, compact.bit_positions, bits, n),
                         compact.bit_positions(bits, n),
                         compact.bit_positions(bits, n, count=len(want))):
                 if not cupy.array_equal(got, want):
@@ -78,6 +79,7 @@ def main() -> None:
                      functools.partial(with_vector_loads, True, compact.flatnonzero, mask,
                                        cupy.int32),
                      functools.partial(unpacked_positions, bits, n),
+                     functools.partial(with_vector_loads, False, compact.bit_positions, bits, n),
                      functools.partial(compact.bit_positions, bits, n),
                      functools.partial(compact.bit_positions, bits, n, count=len(want))]
             times = [per_call_us(call, args.repeat) for call in calls]

@@ -64,16 +64,26 @@ __global__ void compact_write(const unsigned char* flags, long long n, const lon
     }
 }
 
-// The same two passes over a bool array whose start is 16-byte aligned, one
-// 16-byte load per thread: a tile is COMPACT_THREADS threads of 16 flags,
-// and one block-wide scan (no rounds) orders the positions.
+// The same two passes, 16 flags per thread: from one 16-byte load of a bool
+// array whose start is 16-byte aligned, or from two bytes of a bitmap. A
+// tile is COMPACT_THREADS threads of 16 flags, one block-wide scan (no
+// rounds) orders the positions, and the write stages them in shared memory
+// so that the stores are coalesced.
 #define COMPACT_VECTOR 16
 
-// Bit j set where flag first + j is true, for the 16 flags from `first`.
-__device__ __forceinline__ unsigned bools16(const unsigned char* flags, long long n,
+// Bit j set where flag first + j is set, for the 16 flags from `first` (a
+// multiple of 16).
+template <bool Packed>
+__device__ __forceinline__ unsigned flags16(const unsigned char* flags, long long n,
                                             long long first) {
     unsigned bits = 0;
-    if (first + COMPACT_VECTOR <= n) {
+    if (Packed) {
+        long long byte = first >> 3;
+        bits = __brev((unsigned)flags[byte]) >> 24;  // bit 7 of a byte is its first flag
+        if (first + 8 < n) bits |= (__brev((unsigned)flags[byte + 1]) >> 24) << 8;
+        long long valid = n - first;
+        if (valid < COMPACT_VECTOR) bits &= (1u << valid) - 1u;
+    } else if (first + COMPACT_VECTOR <= n) {
         uint4 v = *(const uint4*)(flags + first);
         unsigned words[4] = {v.x, v.y, v.z, v.w};
         for (int q = 0; q < 4; ++q) {
@@ -89,10 +99,11 @@ __device__ __forceinline__ unsigned bools16(const unsigned char* flags, long lon
     return bits;
 }
 
+template <bool Packed>
 __global__ void compact_count_vector(const unsigned char* flags, long long n, long long* counts) {
     __shared__ int warp_sums[COMPACT_WARPS];
     long long first = (long long)blockIdx.x * COMPACT_TILE + (long long)COMPACT_VECTOR * threadIdx.x;
-    int count = __popc(bools16(flags, n, first));
+    int count = first < n ? __popc(flags16<Packed>(flags, n, first)) : 0;
     for (int offset = 16; offset > 0; offset >>= 1) {
         count += __shfl_down_sync(0xffffffffu, count, offset);
     }
@@ -105,25 +116,38 @@ __global__ void compact_count_vector(const unsigned char* flags, long long n, lo
     }
 }
 
-template <typename P>
+template <bool Packed, typename P>
 __global__ void compact_write_vector(const unsigned char* flags, long long n,
                                      const long long* ends, P* out) {
+    // The tile's positions are gathered in shared memory (as offsets in the
+    // tile), then written out in order by all threads: coalesced stores.
     __shared__ int warp_sums[COMPACT_WARPS];
+    __shared__ unsigned short staged[COMPACT_TILE];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    long long first = (long long)blockIdx.x * COMPACT_TILE + (long long)COMPACT_VECTOR * threadIdx.x;
-    unsigned bits = bools16(flags, n, first);
+    long long tile_start = (long long)blockIdx.x * COMPACT_TILE;
+    int offset = COMPACT_VECTOR * threadIdx.x;
+    unsigned bits = tile_start + offset < n ? flags16<Packed>(flags, n, tile_start + offset) : 0u;
     int count = __popc(bits), before = count;  // inclusive warp scan of the counts
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        int other = __shfl_up_sync(0xffffffffu, before, offset);
-        if (lane >= offset) before += other;
+    for (int step = 1; step < 32; step <<= 1) {
+        int other = __shfl_up_sync(0xffffffffu, before, step);
+        if (lane >= step) before += other;
     }
     if (lane == 31) warp_sums[warp] = before;
     before -= count;
     __syncthreads();
-    for (int w = 0; w < warp; ++w) before += warp_sums[w];
-    long long slot = (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]) + before;
+    int total = 0;
+    for (int w = 0; w < COMPACT_WARPS; ++w) {
+        int sum = warp_sums[w];
+        before += w < warp ? sum : 0;
+        total += sum;
+    }
     while (bits) {
-        out[slot++] = (P)(first + __ffs(bits) - 1);
+        staged[before++] = (unsigned short)(offset + __ffs(bits) - 1);
         bits &= bits - 1u;
+    }
+    __syncthreads();
+    P* tile_out = out + (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]);
+    for (int j = threadIdx.x; j < total; j += COMPACT_THREADS) {
+        tile_out[j] = (P)(tile_start + staged[j]);
     }
 }

@@ -18,8 +18,9 @@ from .module import kernel
 
 # Entries one block takes (COMPACT_TILE in compact.cu).
 TILE = 256 * 16
-#: A bool mask starting on a 16-byte boundary is read 16 flags per load
-#: (``compact_*_vector``); False keeps the byte-per-thread kernels everywhere.
+#: 16 flags per thread (``compact_*_vector``): one 16-byte load of a bool
+#: mask that starts on a 16-byte boundary, or two bytes of a bitmap; positions
+#: staged in shared memory. False keeps the flag-per-thread kernels everywhere.
 VECTOR_LOADS = True
 
 
@@ -54,16 +55,15 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
         return cupy.empty(0, dtype=dtype)
     tiles = -(-length // TILE)
     counts = cupy.empty(tiles, dtype=np.int64)
-    vector = VECTOR_LOADS and not packed and flags.data.ptr % 16 == 0
-    count, write = (("compact_count_vector", ()), ("compact_write_vector", (dtype,))) if vector \
-        else (("compact_count", (packed,)), ("compact_write", (packed, dtype)))
-    kernel(count[0], *count[1], source="compact.cu")(
+    vector = VECTOR_LOADS and (packed or flags.data.ptr % 16 == 0)
+    suffix = "_vector" if vector else ""
+    kernel("compact_count" + suffix, packed, source="compact.cu")(
         (tiles,), (256,), (flags, np.int64(length), counts))
     ends = cupy.cumsum(counts)
     if found is None:
         found = int(ends[-1])  # the one device read
     out = cupy.empty(found, dtype=dtype)
     if found:
-        kernel(write[0], *write[1], source="compact.cu")(
+        kernel("compact_write" + suffix, packed, dtype, source="compact.cu")(
             (tiles,), (256,), (flags, np.int64(length), ends, out))
     return out

@@ -65,7 +65,9 @@ _SCATTER = tuple(
 _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write<{packed}, {p}>" for packed in ("false", "true")
                     for p in _VERTEX]
-                 + ["compact_count_vector"] + [f"compact_write_vector<{p}>" for p in _VERTEX])
+                 + [f"compact_count_vector<{packed}>" for packed in ("false", "true")]
+                 + [f"compact_write_vector<{packed}, {p}>" for packed in ("false", "true")
+                    for p in _VERTEX])
 #: the kernel instantiations of each source file
 _NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT}
 
