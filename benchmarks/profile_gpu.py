@@ -9,6 +9,9 @@ internal time. A development tool: figures for docs/benchmarks.md come from
     python benchmarks/profile_gpu.py 22 bfs,dobfs,sssp        # sets CUDA_LAUNCH_BLOCKING
     python benchmarks/profile_gpu.py 24 bfs,dobfs levels    # time of each iteration
     python benchmarks/profile_gpu.py -24 bfs levels         # a 4096 x 4096 grid
+    python benchmarks/profile_gpu.py path bfs,sssp          # a 1 x 20000 grid, host
+        # work per level: launches are not made blocking, and the table is
+        # per level (calls and microseconds of each function)
 """
 
 import cProfile
@@ -18,7 +21,7 @@ import pstats
 import sys
 import time
 
-if "levels" not in sys.argv:  # per-level timing uses events, not blocking launches
+if "levels" not in sys.argv and "path" not in sys.argv:  # those time host work per level
     os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
 
 import frontier as fr  # noqa: E402
@@ -34,10 +37,14 @@ CALLS = {
 }
 
 
-def main(scale: int, names: list[str], top: int = 18) -> None:
-    G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0")
-    weighted = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64), device="cuda:0") \
-        if "sssp" in names else None
+def main(scale: int | str, names: list[str], top: int = 18) -> None:
+    if scale == "path":
+        G = fr.generators.grid(1, 20_000, device="cuda:0")
+        weighted = fr.generators.grid(1, 20_000, weights=(1, 64), device="cuda:0")
+    else:
+        G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0")
+        weighted = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64),
+                                           device="cuda:0") if "sssp" in names else None
     degree = fr.to_numpy(G.out_degree())
     root = int(degree.argmax() // 2 + 1)
     while degree[root] == 0:
@@ -53,6 +60,9 @@ def main(scale: int, names: list[str], top: int = 18) -> None:
         fr.get_device("cuda:0").synchronize()
         profile.disable()
         wall = time.perf_counter() - start
+        if scale == "path":
+            print_per_level(profile, name, wall, result.iterations, top)
+            continue
         text = io.StringIO()
         pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
         print(f"==== {name} scale {scale}: {wall * 1e3:.1f} ms blocking, "
@@ -60,6 +70,18 @@ def main(scale: int, names: list[str], top: int = 18) -> None:
         lines = text.getvalue().splitlines()
         start_at = next(i for i, line in enumerate(lines) if "ncalls" in line)
         print("\n".join(line[:150] for line in lines[start_at:start_at + top + 1]))
+
+
+def print_per_level(profile, name: str, wall: float, iterations: int, top: int) -> None:
+    """Each function's calls and own microseconds per level, most time first."""
+    stats = pstats.Stats(profile).stats
+    rows = sorted(((tottime, calls, f"{fn[0].split('/')[-1]}:{fn[1]}({fn[2]})")
+                   for fn, (_, calls, tottime, _, _) in stats.items()), reverse=True)
+    print(f"==== {name} on a path: {wall / iterations * 1e6:.1f} us per level under "
+          f"cProfile, {iterations} levels")
+    print(f"{'us/level':>9} {'calls/level':>11}  function")
+    for tottime, calls, where in rows[:top]:
+        print(f"{tottime / iterations * 1e6:9.2f} {calls / iterations:11.2f}  {where[:110]}")
 
 
 
@@ -105,4 +127,5 @@ if __name__ == "__main__":
         for primitive in sys.argv[2].split(","):
             levels(int(sys.argv[1]), primitive)
     else:
-        main(int(sys.argv[1]), sys.argv[2].split(","))
+        main(sys.argv[1] if sys.argv[1] == "path" else int(sys.argv[1]), sys.argv[2].split(","),
+             top=40 if sys.argv[1] == "path" else 18)

@@ -133,13 +133,20 @@ class Frontier:
     def is_empty(self) -> bool:
         return self.size == 0
 
+    @property
+    def distinct(self) -> bool:
+        """Whether the ids are known to hold no repeats (a dense frontier's,
+        a claiming kernel's output, :meth:`unique`'s, or a filter of those)."""
+        return self._distinct
+
     def unique(self) -> Frontier:
         """The same set without repeated ids."""
         if self.kind == DENSE or self._distinct:
             return self
         if self.size > self.num_vertices // 64:
             return Frontier(self.num_vertices, self.device, mask=self.mask)
-        return Frontier(self.num_vertices, self.device, ids=self.xp.unique(self._ids))
+        return Frontier(self.num_vertices, self.device, ids=self.xp.unique(self._ids),
+                        distinct=True)
 
     def to_dense(self) -> Frontier:
         return self if self.kind == DENSE else \

@@ -58,3 +58,13 @@ def test_strided_and_unaligned_masks_and_bitmaps(device):
     if on.is_gpu:
         with pytest.raises(ValueError, match="has no bit 16"):
             compact.bit_positions(on.asarray(np.zeros(2, dtype=np.uint8)), 17)
+
+
+@with_device
+@given(st.lists(st.integers(-50, 50), max_size=3 * TILE // 2), st.integers(0, 2**16))
+def test_where_is_boolean_indexing(device, values, seed):
+    on = get_device(device)
+    values = np.asarray(values, dtype=np.int64)
+    keep = np.random.default_rng(seed).random(len(values)) < 0.4
+    np.testing.assert_array_equal(to_numpy(compact.where(on.asarray(values), on.asarray(keep))),
+                                  values[keep])

@@ -250,6 +250,24 @@ def test_filter_and_compute_on_device(device):
     assert kept.kind == "sparse" and to_numpy(kept.ids).tolist() == [3, 5]
 
 
+@with_device
+@given(st.lists(st.integers(0, 5000), max_size=300), st.integers(1, 7))
+def test_filter_keeps_order_and_knows_when_ids_are_distinct(device, ids, modulus):
+    """A filter keeps the ids' order on every device (the GPU compacts with
+    its own kernel) and is distinct exactly when what it filtered was, so
+    unique() after it is free."""
+    on = fr.get_device(device)
+    frontier = fr.Frontier.from_ids(on.asarray(np.asarray(ids, dtype=np.int64)), 5001)
+    kept = fr.filter(frontier, lambda v: v % modulus == 0)
+    assert to_numpy(kept.ids).tolist() == [v for v in ids if v % modulus == 0]
+    assert not kept.distinct or len(set(ids)) == len(ids)
+    once = frontier.unique()
+    assert once.distinct and sorted_ids(once) == sorted(set(ids))
+    kept_once = fr.filter(once, lambda v: v % modulus == 0)
+    assert kept_once.distinct and kept_once.unique() is kept_once
+    assert sorted_ids(kept_once) == sorted({v for v in ids if v % modulus == 0})
+
+
 def test_filter_predicate_must_return_mask():
     frontier = fr.Frontier.from_ids([1, 2], 3, "cpu")
     with pytest.raises(TypeError, match="boolean array of shape"):

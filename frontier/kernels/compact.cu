@@ -116,9 +116,11 @@ __global__ void compact_count_vector(const unsigned char* flags, long long n, lo
     }
 }
 
+// A grid of one block needs no `ends` (tile 0 starts at 0) and stores its
+// count in `single_total`; a larger grid leaves that alone.
 template <bool Packed, typename P>
 __global__ void compact_write_vector(const unsigned char* flags, long long n,
-                                     const long long* ends, P* out) {
+                                     const long long* ends, P* out, long long* single_total) {
     // The tile's positions are gathered in shared memory (as offsets in the
     // tile), then written out in order by all threads: coalesced stores.
     __shared__ int warp_sums[COMPACT_WARPS];
@@ -145,6 +147,7 @@ __global__ void compact_write_vector(const unsigned char* flags, long long n,
         staged[before++] = (unsigned short)(offset + __ffs(bits) - 1);
         bits &= bits - 1u;
     }
+    if (gridDim.x == 1 && threadIdx.x == 0) *single_total = total;
     __syncthreads();
     P* tile_out = out + (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]);
     for (int j = threadIdx.x; j < total; j += COMPACT_THREADS) {

@@ -33,6 +33,14 @@ def flatnonzero(mask, dtype=np.int64):
     return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype)
 
 
+def where(values, mask):
+    """``values[mask]`` for a 1-d array and a bool mask of its length, the
+    positions found by :func:`flatnonzero` (one device read) on GPUs."""
+    if array_namespace(mask) is np:
+        return values[mask]
+    return values[flatnonzero(mask, np.int32 if len(mask) < 2**31 else np.int64)]
+
+
 def bit_positions(bits, length: int, dtype=np.int64, count: int | None = None):
     """The positions of the set bits among the first ``length`` bits of a
     bitmap made by ``packbits`` (big-endian bit order), in ascending order:
@@ -54,8 +62,15 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
     if length == 0:
         return cupy.empty(0, dtype=dtype)
     tiles = -(-length // TILE)
-    counts = cupy.empty(tiles, dtype=np.int64)
     vector = VECTOR_LOADS and (packed or flags.data.ptr % 16 == 0)
+    if vector and tiles == 1:
+        # One block counts and writes: one launch, no scan of tile counts.
+        out = cupy.empty(length, dtype=dtype)
+        total = cupy.empty(1, dtype=np.int64)
+        kernel("compact_write_vector", packed, dtype, source="compact.cu")(
+            (1,), (256,), (flags, np.int64(length), total, out, total))
+        return out[:int(total[0]) if found is None else found]  # the one read
+    counts = cupy.empty(tiles, dtype=np.int64)
     suffix = "_vector" if vector else ""
     kernel("compact_count" + suffix, packed, source="compact.cu")(
         (tiles,), (256,), (flags, np.int64(length), counts))
@@ -64,6 +79,7 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
         found = int(ends[-1])  # the one device read
     out = cupy.empty(found, dtype=dtype)
     if found:
+        extra = (counts,) if vector else ()  # its single-tile total: unused here
         kernel("compact_write" + suffix, packed, dtype, source="compact.cu")(
-            (tiles,), (256,), (flags, np.int64(length), ends, out))
+            (tiles,), (256,), (flags, np.int64(length), ends, out, *extra))
     return out

@@ -75,11 +75,18 @@ _NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COM
 def kernel(name: str, *types, source: str = "traversal.cu"):
     """The compiled kernel ``name<types...>`` from ``source`` (a .cu file
     here); a bool among ``types`` is a ``true``/``false`` template argument."""
-    arguments = [str(t).lower() if isinstance(t, bool) else ctype(t) for t in types]
-    expression = f"{name}<{', '.join(arguments)}>" if types else name
     import cupy
 
-    return _module(source, _NAMES[source], cupy.cuda.Device().id).get_function(expression)
+    return _function(name, types, source, cupy.cuda.Device().id)
+
+
+@functools.cache
+def _function(name: str, types: tuple, source: str, gpu: int):
+    """The kernel, looked up once per GPU (a lookup costs a few microseconds,
+    which a level of a long, thin traversal pays several times)."""
+    arguments = [str(t).lower() if isinstance(t, bool) else ctype(t) for t in types]
+    expression = f"{name}<{', '.join(arguments)}>" if types else name
+    return _module(source, _NAMES[source], gpu).get_function(expression)
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:

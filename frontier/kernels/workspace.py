@@ -8,9 +8,14 @@ GPU: a multi-device run drives several from one process.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 _buffers: dict = {}
+
+#: Device counters handed out by :func:`counter` before its ring is zeroed again.
+COUNTERS = 1024
 
 
 def _words(n: int) -> int:
@@ -42,6 +47,25 @@ def bits(n: int):
 
         _buffers[key] = cupy.empty(_words(n), dtype=np.uint32)
     return _buffers[key]
+
+
+def counter():
+    """A one-entry uint64 device counter that reads zero, for a kernel's
+    output length. Counters come from a ring per GPU and thread, zeroed in
+    one memset every :data:`COUNTERS` calls, instead of an allocation and a
+    memset per launch; the caller reads its counter before taking another
+    (the ring's memset is ordered after earlier launches on the stream)."""
+    import cupy
+
+    key = ("counters", _current_gpu(), threading.get_ident())
+    ring = _buffers.get(key)
+    if ring is None:
+        ring = _buffers[key] = [cupy.zeros(COUNTERS, dtype=np.uint64), 0]
+    elif ring[1] == COUNTERS:
+        ring[0].fill(0)
+        ring[1] = 0
+    ring[1] += 1
+    return ring[0][ring[1] - 1:ring[1]]
 
 
 def max_out_degree(graph) -> int:

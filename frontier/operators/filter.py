@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..frontier import Frontier
+from ..kernels import compact
 
 
 def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A001
@@ -33,7 +34,9 @@ def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A0
     keep = predicate(ids)
     if getattr(keep, "shape", None) != ids.shape or keep.dtype != bool:
         raise TypeError(f"filter predicate must return a boolean array of shape {ids.shape}")
-    return Frontier(frontier.num_vertices, frontier.device, ids=ids[keep])
+    # A subset of distinct ids is distinct: a later unique() costs nothing.
+    return Frontier(frontier.num_vertices, frontier.device, ids=compact.where(ids, keep),
+                    distinct=frontier.distinct)
 
 
 def compute(frontier: Frontier, functor: Callable):

@@ -92,9 +92,8 @@ def _output(graph, size: int):
     budget (``FRONTIER_EDGE_BUDGET``). The only other buffer that grows with
     the edges is the tile table of :class:`~frontier.kernels.edges.EdgeList`,
     8 bytes per 1024 edges."""
-    xp = graph.xp
-    return (xp.empty(min(size, graph.num_vertices), dtype=graph.columns.dtype),
-            xp.zeros(1, dtype=np.uint64))
+    return (graph.xp.empty(min(size, graph.num_vertices), dtype=graph.columns.dtype),
+            workspace.counter())
 
 
 def _visited_bits(graph, labels):
@@ -145,7 +144,7 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     in_edges = graph.in_edges()
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
     out = xp.zeros(n, dtype=bool)
-    out_count = xp.zeros(1, dtype=np.uint64)
+    out_count = workspace.counter()
     predecessor = functor.predecessor
     pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
     if n:
