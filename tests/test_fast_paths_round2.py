@@ -88,9 +88,9 @@ def signed_case(edges, seed, weight_dtype, distance_dtype, integral, device):
 @given(edges=edge_lists(max_vertices=200, max_edges=1500), seed=st.integers(0, 2**31),
        weight_dtype=st.sampled_from([np.float32, np.float64]),
        distance_dtype=st.sampled_from([np.float32, np.float64]),
-       integral=st.booleans(), dense=st.booleans())
+       integral=st.booleans(), dense=st.booleans(), small=st.booleans())
 def test_relax_min_of_either_sign_matches_general_path(device, edges, seed, weight_dtype,
-                                                       distance_dtype, integral, dense):
+                                                       distance_dtype, integral, dense, small):
     """One advance of the built-in ``RelaxMin`` (the fused kernel on a GPU) and
     of a plain function calling ``scatter_min`` (the general path) give the
     same distances and the same output set, with negative weights and
@@ -106,7 +106,10 @@ def test_relax_min_of_either_sign_matches_general_path(device, edges, seed, weig
             else plain_relax_min(distance, predecessor)
         frontier = fr.Frontier.from_mask(xp.asarray(active)) if dense \
             else fr.Frontier.from_ids(xp.asarray(frontier_ids), n)
-        with mock.patch.object(kernels, "_relax_push", wraps=kernels._relax_push) as fused:
+        # small: a GPU's thread-per-vertex kernels where they fit; else the tiled ones
+        with mock.patch.object(kernels, "_relax_push", wraps=kernels._relax_push) as fused, \
+                mock.patch.object(kernels, "SMALL_MAX_EDGES",
+                                  kernels.SMALL_MAX_EDGES if small else 0):
             out = fr.advance(G, frontier, functor, chunk_edges=ONE_CHUNK)
         assert fused.call_count == (1 if builtin and G.device.is_gpu else 0)
         ids = fr.to_numpy(out.ids)

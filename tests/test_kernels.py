@@ -110,10 +110,17 @@ def test_claim_pull_matches_general_path(edges, seed, use_among):
 
 @settings(max_examples=30, deadline=None)
 @given(edges=edge_lists(max_vertices=300, max_edges=2000, weighted=True),
-       seed=st.integers(0, 2**31))
-def test_relax_push_matches_general_path(edges, seed):
+       seed=st.integers(0, 2**31), path=st.sampled_from(["small", "tiled"]))
+def test_relax_push_matches_general_path(edges, seed, path):
     """Each relaxation step, and so the fixed point, gives the same distances
-    on both paths (offers use the distances from the start of the step)."""
+    on both paths (offers use the distances from the start of the step), for
+    the thread-per-vertex kernels of small frontiers and the tiled ones."""
+    small = kernels.SMALL_MAX_EDGES if path == "small" else 0
+    with mock.patch.object(kernels, "SMALL_MAX_EDGES", small):
+        check_relax_push(edges, seed)
+
+
+def check_relax_push(edges, seed):
     G = edges.graph("cuda:0")
     xp = G.xp
     rng = np.random.default_rng(seed)

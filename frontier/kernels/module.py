@@ -46,6 +46,9 @@ _TRAVERSAL = tuple(
     + [f"relax_push<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
     + [f"relax_predecessor<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]
+    + [f"relax_push_small<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
+    + [f"relax_predecessor_small<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
+       for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + ["labels_to_bits", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]

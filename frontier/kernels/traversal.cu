@@ -312,6 +312,57 @@ __global__ void relax_predecessor(const long long* offsets, const V* columns, co
     });
 }
 
+// The two SSSP passes for a small frontier of low-degree vertices (a road
+// network's levels), as claim_push_small: one thread per frontier vertex
+// walks its edges, so no degree scan. `start[i]` is frontier[i]'s offer base.
+template <typename V, typename W, typename D>
+__global__ void relax_push_small(const long long* offsets, const V* columns, const V* frontier,
+                                 long long count, int max_degree, const W* weights,
+                                 const D* start, D* distance, unsigned int* queued, V* out,
+                                 u64* out_count) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long rounds = (count + stride - 1) / stride;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    for (long long r = 0; r < rounds; ++r, i += stride) {
+        long long begin = 0, end = 0;
+        if (i < count) {
+            begin = offsets[frontier[i]];
+            end = offsets[frontier[i] + 1];
+        }
+        for (int j = 0; j < max_degree; ++j) {  // every lane, for warp_append
+            bool take = false;
+            V dst = 0;
+            if (begin + j < end) {
+                dst = columns[begin + j];
+                D candidate = (D)(start[i] + weight_of(weights, begin + j));
+                if (candidate < distance[dst] &&
+                    candidate < atomic_min_float(distance + dst, candidate)) {
+                    take = test_and_set(queued, dst);
+                }
+            }
+            warp_append(take, dst, out, out_count);
+        }
+    }
+}
+
+template <typename V, typename W, typename D, typename P>
+__global__ void relax_predecessor_small(const long long* offsets, const V* columns,
+                                        const V* frontier, long long count, const W* weights,
+                                        const D* start, const D* distance,
+                                        const unsigned int* queued, P* predecessor) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        V src = frontier[i];
+        for (long long edge = offsets[src]; edge < offsets[src + 1]; ++edge) {
+            V dst = columns[edge];
+            if ((queued[dst >> 5] & (1u << (dst & 31))) &&
+                (D)(start[i] + weight_of(weights, edge)) == distance[dst]) {
+                predecessor[dst] = (P)src;
+            }
+        }
+    }
+}
+
 // Clear the `queued` bits of the vertices in `ids`.
 template <typename V>
 __global__ void clear_bits(const V* ids, long long count, unsigned int* bits) {

@@ -160,24 +160,47 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
 
 def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
     """Relax the frontier's out-edges: float32 or float64 distances and
-    weights of any sign (the atomic minimum handles both signs)."""
-    edges = edges_of(graph, frontier.unique().ids)
-    if edges.total == 0:
-        return Frontier.empty(graph.num_vertices, graph.device)
+    weights of any sign (the atomic minimum handles both signs). Two passes:
+    relax and queue the improved vertices, then (with a predecessor array)
+    give each one a frontier vertex whose offer is its new distance."""
+    ids = vertex_ids(graph, frontier.unique().ids)
     weights = graph.weights
     types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
              functor.distance.dtype)
     queued = workspace.scratch_bits(graph.num_vertices)
-    out, out_count = _output(graph, edges.total)
-    start = functor.distance[edges.vertices]  # the offers' distances, fixed for the step
-    edges.launch("relax_push", types, pointer(weights), start, functor.distance, queued, out,
-                 out_count)
+    max_degree = workspace.max_out_degree(graph)
+    if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
+        if len(ids) == 0:
+            return Frontier.empty(graph.num_vertices, graph.device)
+        # One thread per frontier vertex, no degree scan (a road network's levels).
+        grid = (grid_for(len(ids)),)
+        start = functor.distance[ids]  # the offers' distances, fixed for the step
+        out, out_count = _output(graph, len(ids) * max_degree)
+        kernel("relax_push_small", *types)(
+            grid, (256,), (graph.offsets, graph.columns, ids, np.int64(len(ids)),
+                           np.int32(max_degree), pointer(weights), start, functor.distance,
+                           queued, out, out_count))
+
+        def predecessors(predecessor):
+            kernel("relax_predecessor_small", *types, predecessor.dtype)(
+                grid, (256,), (graph.offsets, graph.columns, ids, np.int64(len(ids)),
+                               pointer(weights), start, functor.distance, queued, predecessor))
+    else:
+        edges = edges_of(graph, ids)
+        if edges.total == 0:
+            return Frontier.empty(graph.num_vertices, graph.device)
+        start = functor.distance[edges.vertices]
+        out, out_count = _output(graph, edges.total)
+        edges.launch("relax_push", types, pointer(weights), start, functor.distance, queued,
+                     out, out_count)
+
+        def predecessors(predecessor):
+            edges.launch("relax_predecessor", types + (predecessor.dtype,), pointer(weights),
+                         start, functor.distance, queued, predecessor)
     out = out[:int(out_count[0])]
     if len(out):
         if functor.predecessor is not None:
-            edges.launch("relax_predecessor", types + (functor.predecessor.dtype,),
-                         pointer(weights), start, functor.distance, queued,
-                         functor.predecessor)
+            predecessors(functor.predecessor)
         kernel("clear_bits", graph.columns.dtype)((grid_for(len(out)),), (256,),
                                                   (out, np.int64(len(out)), queued))
     return Frontier(graph.num_vertices, graph.device, ids=out, distinct=True)
