@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
+from ..graph import index_dtype
 from .module import kernel
 
 # Entries one block takes (COMPACT_TILE in compact.cu).
@@ -38,7 +39,7 @@ def where(values, mask):
     positions found by :func:`flatnonzero` (one device read) on GPUs."""
     if array_namespace(mask) is np:
         return values[mask]
-    return values[flatnonzero(mask, np.int32 if len(mask) < 2**31 else np.int64)]
+    return values[flatnonzero(mask, index_dtype(len(mask)))]
 
 
 def bit_positions(bits, length: int, dtype=np.int64, count: int | None = None):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
+from ..graph import index_dtype
 from ..kernels import compact
 from ..kernels import merge as gpu_merge
 from ..operators.updates import first_occurrence
@@ -48,7 +49,7 @@ def _extreme(arrays, slots, values, op: str):
     _scatter_extreme(array, target, offered, op)
     won = compact.flatnonzero(array[target] == offered)
     if len(arrays) > 1 and len(won):
-        ticket = xp.empty(len(array), dtype=np.int32 if len(won) < 2**31 else np.int64)
+        ticket = xp.empty(len(array), dtype=index_dtype(len(won)))
         ticket[target[won]] = won  # one of the equal offers per slot stays
         won = won[compact.flatnonzero(ticket[target[won]] == won)]
         for follower, follower_offers in zip(arrays[1:], values[1:]):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
+from ..graph import index_dtype
 from ..kernels import changes, compact
 
 
@@ -53,7 +54,7 @@ def select(mask, item_bytes: int, dense: bool):
     One device read: the number of positions (:mod:`frontier.kernels.compact`)."""
     xp = array_namespace(mask)
     length = len(mask)
-    position_type = np.dtype(np.int32 if length < 2**31 else np.int64)
+    position_type = np.dtype(index_dtype(length))
     positions = compact.flatnonzero(mask, position_type)
     count = len(positions)
     if count == 0:

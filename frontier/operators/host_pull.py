@@ -49,9 +49,8 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     found_ids, found_parents = [candidates[:0]], [in_edges.sources[:0]]
     # Each round: one in-edge per candidate, then one compress that drops
     # the candidates that found a parent or ran out of in-edges.
-    keep = position < end
+    candidates, position, end = _kept(position < end, candidates, position, end)
     for _ in range(ROUNDS):
-        candidates, position, end = _kept(keep, candidates, position, end)
         if not len(candidates):
             break
         source = in_edges.sources[position]
@@ -59,10 +58,7 @@ def claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
         found_ids.append(candidates[found])
         found_parents.append(source[found])
         position += 1
-        keep = position < end
-        keep &= ~found
-    else:
-        candidates, position, end = _kept(keep, candidates, position, end)
+        candidates, position, end = _kept((position < end) & ~found, candidates, position, end)
     width = FIRST_CHUNK
     while len(candidates):  # the rest: chunks of in-edges per candidate, growing
         taken = np.minimum(end - position, width)
