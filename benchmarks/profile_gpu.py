@@ -12,6 +12,8 @@ internal time. A development tool: figures for docs/benchmarks.md come from
     python benchmarks/profile_gpu.py path bfs,sssp          # a 1 x 20000 grid, host
         # work per level: launches are not made blocking, and the table is
         # per level (calls and microseconds of each function)
+    python benchmarks/profile_gpu.py 14 bfs,sssp calls      # host work per call of a
+        # small graph: 20 calls profiled, launches not blocking, table per call
 """
 
 import cProfile
@@ -21,7 +23,8 @@ import pstats
 import sys
 import time
 
-if "levels" not in sys.argv and "path" not in sys.argv:  # those time host work per level
+# "levels", "path" and "calls" time host work: their launches are not blocking.
+if not {"levels", "path", "calls"} & set(sys.argv):
     os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
 
 import frontier as fr  # noqa: E402
@@ -37,7 +40,7 @@ CALLS = {
 }
 
 
-def main(scale: int | str, names: list[str], top: int = 18) -> None:
+def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> None:
     if scale == "path":
         G = fr.generators.grid(1, 20_000, device="cuda:0")
         weighted = fr.generators.grid(1, 20_000, weights=(1, 64), device="cuda:0")
@@ -56,12 +59,17 @@ def main(scale: int | str, names: list[str], top: int = 18) -> None:
         profile = cProfile.Profile()
         start = time.perf_counter()
         profile.enable()
-        result = CALLS[name](graph, root)
+        for _ in range(calls):
+            result = CALLS[name](graph, root)
         fr.get_device("cuda:0").synchronize()
         profile.disable()
         wall = time.perf_counter() - start
         if scale == "path":
-            print_per_level(profile, name, wall, result.iterations, top)
+            print_per_unit(profile, f"{name} on a path", wall, result.iterations, "level", top)
+            continue
+        if calls > 1:
+            print_per_unit(profile, f"{name} at scale {scale} ({result.iterations} iterations)",
+                           wall, calls, "call", top)
             continue
         text = io.StringIO()
         pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
@@ -72,16 +80,15 @@ def main(scale: int | str, names: list[str], top: int = 18) -> None:
         print("\n".join(line[:150] for line in lines[start_at:start_at + top + 1]))
 
 
-def print_per_level(profile, name: str, wall: float, iterations: int, top: int) -> None:
-    """Each function's calls and own microseconds per level, most time first."""
+def print_per_unit(profile, title: str, wall: float, units: int, unit: str, top: int) -> None:
+    """Each function's calls and own microseconds per level or call, most time first."""
     stats = pstats.Stats(profile).stats
     rows = sorted(((tottime, calls, f"{fn[0].split('/')[-1]}:{fn[1]}({fn[2]})")
                    for fn, (_, calls, tottime, _, _) in stats.items()), reverse=True)
-    print(f"==== {name} on a path: {wall / iterations * 1e6:.1f} us per level under "
-          f"cProfile, {iterations} levels")
-    print(f"{'us/level':>9} {'calls/level':>11}  function")
+    print(f"==== {title}: {wall / units * 1e6:.1f} us per {unit} under cProfile, {units} {unit}s")
+    print(f"{'us/' + unit:>9} {'calls/' + unit:>11}  function")
     for tottime, calls, where in rows[:top]:
-        print(f"{tottime / iterations * 1e6:9.2f} {calls / iterations:11.2f}  {where[:110]}")
+        print(f"{tottime / units * 1e6:9.2f} {calls / units:11.2f}  {where[:110]}")
 
 
 
@@ -127,5 +134,6 @@ if __name__ == "__main__":
         for primitive in sys.argv[2].split(","):
             levels(int(sys.argv[1]), primitive)
     else:
+        per_call = "calls" in sys.argv
         main(sys.argv[1] if sys.argv[1] == "path" else int(sys.argv[1]), sys.argv[2].split(","),
-             top=40 if sys.argv[1] == "path" else 18)
+             top=40 if sys.argv[1] == "path" or per_call else 18, calls=20 if per_call else 1)

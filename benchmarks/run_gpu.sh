@@ -3,12 +3,14 @@
 # a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
-#     bash benchmarks/run_gpu.sh [tests|bench|all]
+#     bash benchmarks/run_gpu.sh [tests|bench|all|small]
 #     bash benchmarks/run_gpu.sh largest SCALE
 # `largest` is the one-GPU memory batch instead: the generator's GPU tests,
 # all six primitives at Kronecker scale 24, then BFS, DOBFS and PageRank at
 # SCALE (28 fits an 80 GB H100, 29 a 141 GB H200), records with peak_bytes,
-# graph_bytes, graph_build_s and host_peak_bytes.
+# graph_bytes, graph_build_s and host_peak_bytes. `small` is the small-graph
+# batch: kernel tests, benchmarks/ab.py and a per-call profile at Kronecker
+# 14, then Kronecker 14 with peers and the path.
 # Every step has its own time limit; `all` took under 4 minutes on an H200
 # (2026-11-22), well inside those limits.
 # Outputs under $OUT (the GPU machine sets it; default: a new temporary directory):
@@ -56,8 +58,26 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-what=${1:-all}   # tests | bench | all | largest
-if [ "$what" = largest ]; then
+what=${1:-all}   # tests | bench | all | largest | small
+if [ "$what" = small ]; then
+    # Small graphs, where a call is host work: the fused kernels' tests, an
+    # A/B of the constants that choose the small-graph paths, a per-call
+    # profile, then Kronecker 14 with its peers and the path.
+    HYPOTHESIS_PROFILE=gpu step kernel-tests 200 python -m pytest -m gpu -q -p no:cacheprovider \
+        tests/test_kernels.py tests/test_frontier.py tests/test_small_graphs.py tests/test_operators.py \
+        tests/test_fast_paths_round2.py tests/test_compact.py tests/test_bfs.py tests/test_dobfs.py \
+        tests/test_sssp.py tests/test_bc.py tests/test_cc.py tests/test_pagerank.py
+    tail -n 3 "$LOGS/kernel-tests.log"
+    step ab-14 200 python benchmarks/ab.py --kronecker 14 --rounds 20 \
+        --primitives bfs,dobfs,sssp,cc,pagerank \
+        --set frontier.operators.fused.DENSE_MIN_VERTICES=0 \
+        --set frontier.kernels.edges.BLOCK_SCAN_MAX=0
+    cat "$LOGS/ab-14.log"
+    step profile-14 120 python benchmarks/profile_gpu.py 14 bfs,sssp calls
+    head -n 24 "$LOGS/profile-14.log"
+    bench kronecker-14 60 --kronecker 14
+    bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --repeat 1 --peers none
+elif [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}
     HYPOTHESIS_PROFILE=gpu step generator-tests 90 python -m pytest -m gpu -q \
         -p no:cacheprovider tests/test_generators.py tests/test_validate.py
@@ -71,7 +91,7 @@ elif [ "$what" != bench ]; then
     tail -n 25 "$LOGS/pytest-gpu.log"
 fi
 [ "$what" = tests ] && exit $status
-if [ "$what" != largest ]; then
+if [ "$what" != largest ] && [ "$what" != small ]; then
 
 step bandwidth 60 python benchmarks/bandwidth.py 4
 cat "$LOGS/bandwidth.log"

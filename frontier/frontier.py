@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .device import Device, device_of, get_device
+from .device import Device, array_namespace, device_of, get_device
 from .graph import index_dtype
 from .kernels import compact
 
@@ -52,22 +52,18 @@ class Frontier:
 
         Raises ValueError for an id outside ``[0, num_vertices)``.
         """
-        dev = device_of(ids) if device is None and not isinstance(ids, (list, tuple)) \
-            else get_device(device)
-        ids = dev.asarray(ids)
+        on_host = isinstance(ids, (list, tuple, np.ndarray))
+        dev = get_device(device) if device is not None or isinstance(ids, (list, tuple)) \
+            else device_of(ids)
+        if on_host:  # checked before the copy, so a GPU frontier costs no read
+            ids = np.asarray(ids)
         if ids.ndim != 1:
             ids = ids.reshape(-1)
-        if len(ids):
-            if ids.dtype.kind not in "iu":
-                raise ValueError(f"frontier ids must be integers, got dtype {ids.dtype}")
-            low, high = int(ids.min()), int(ids.max())
-            if low < 0 or high >= num_vertices:
-                bad = low if low < 0 else high
-                raise ValueError(f"vertex {bad} is out of range for {num_vertices} vertices")
-        elif ids.dtype.kind not in "iu":
+        if len(ids) == 0 and ids.dtype.kind not in "iu":
             # An empty list arrives as float64, which cannot index the mask.
             ids = ids.astype(np.int64)
-        return cls(num_vertices, dev, ids=ids)
+        _check_ids(ids, num_vertices)
+        return cls(num_vertices, dev, ids=dev.asarray(ids) if on_host else ids)
 
     @classmethod
     def from_mask(cls, mask, device=None) -> Frontier:
@@ -86,7 +82,9 @@ class Frontier:
     def all(cls, num_vertices: int, device=None) -> Frontier:
         """A dense frontier holding every vertex."""
         dev = get_device(device)
-        return cls(num_vertices, dev, mask=dev.xp.ones(num_vertices, dtype=bool))
+        frontier = cls(num_vertices, dev, mask=dev.xp.ones(num_vertices, dtype=bool))
+        frontier._size = int(num_vertices)
+        return frontier
 
     # views --------------------------------------------------------------------------
 
@@ -120,11 +118,17 @@ class Frontier:
     def size(self) -> int:
         """Number of entries: ids (with repeats) if sparse, active vertices if dense.
 
-        Reading it costs one scalar device-to-host copy for a dense frontier.
+        Reading it costs one scalar device-to-host copy for a dense frontier:
+        on a GPU that of converting it to ids (:attr:`ids`), which the next
+        step nearly always needs, so the mask is scanned and read once.
         """
         if self._size is None:
-            self._size = len(self._ids) if self.kind == SPARSE \
-                else int(self.xp.count_nonzero(self._mask))
+            if self.kind == SPARSE:
+                self._size = len(self._ids)
+            elif self.xp is np:
+                self._size = int(np.count_nonzero(self._mask))
+            else:
+                self._size = len(self.ids)
         return self._size
 
     def __len__(self) -> int:
@@ -175,3 +179,22 @@ def as_frontier(value, num_vertices: int, device: Device) -> Frontier:
         raise ValueError(f"frontier of {frontier.num_vertices} vertices given for a graph "
                          f"of {num_vertices} vertices")
     return frontier
+
+
+def _check_ids(ids, num_vertices: int) -> None:
+    """ValueError unless ``ids`` (a 1-d array) holds integers in
+    ``[0, num_vertices)``. A device array's extremes come back in one read."""
+    if len(ids) == 0:
+        return
+    if ids.dtype.kind not in "iu":
+        raise ValueError(f"frontier ids must be integers, got dtype {ids.dtype}")
+    if isinstance(ids, np.ndarray):
+        low, high = int(ids.min()), int(ids.max())
+    else:
+        extremes = array_namespace(ids).empty(2, dtype=ids.dtype)
+        ids.min(out=extremes[0])
+        ids.max(out=extremes[1])
+        low, high = (int(x) for x in extremes.get())
+    if low < 0 or high >= num_vertices:
+        bad = low if low < 0 else high
+        raise ValueError(f"vertex {bad} is out of range for {num_vertices} vertices")

@@ -75,6 +75,7 @@ class Graph:
     #: multi-device runs keep the parts they placed, for the next run on the
     #: same devices (see release_parts)
     _parts: dict = field(default_factory=dict, repr=False)
+    _max_out_degree: int | None = field(default=None, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -222,6 +223,13 @@ class Graph:
     def out_degree(self):
         """Out-degree of every vertex (a device array)."""
         return self.xp.diff(self.offsets)
+
+    def max_out_degree(self) -> int:
+        """The largest out-degree (0 without vertices): one reduction and
+        read on first use, then cached (the fused kernels ask every level)."""
+        if self._max_out_degree is None:
+            self._max_out_degree = int(self.out_degree().max()) if self.num_vertices else 0
+        return self._max_out_degree
 
     def in_degree(self):
         """In-degree of every vertex (a device array)."""

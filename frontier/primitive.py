@@ -63,6 +63,9 @@ class WholeGraph:
     def slot_of(self, vertices):
         return self.graph.xp.asarray(vertices)
 
+    def local_slots(self, vertices):
+        return vertices  # every vertex has its slot here
+
     def per_vertex(self, values):
         return self.graph.device.asarray(values)
 
@@ -153,8 +156,7 @@ class Primitive:
             (the message names ``name``).
         """
         ids = [check_vertex(self.num_vertices, v, name) for v in vertices]
-        slots = self.slot_of(self.xp.asarray(ids, dtype=np.int64))
-        return slots[slots >= 0]
+        return self.view.local_slots(self.xp.asarray(ids, dtype=np.int64))
 
     # allocation ------------------------------------------------------------------------
 

@@ -94,13 +94,27 @@ def test_unique_of_large_sparse_frontier_goes_dense():
 
 @pytest.mark.parametrize("ids, message", [
     ([0, 5], "vertex 5 is out of range for 5 vertices"),
+    ([5], "vertex 5 is out of range for 5 vertices"),
     ([-1, 2], "vertex -1 is out of range for 5 vertices"),
+    ([3, 0, 9, -2, 4], "vertex -2 is out of range for 5 vertices"),
     ([0.0, 1.0], "must be integers, got dtype float64"),
     (np.array([True, False]), "must be integers, got dtype bool"),
 ])
-def test_bad_ids(ids, message):
+@pytest.mark.parametrize("given_as", ["list", "device array"])
+def test_bad_ids(device, ids, message, given_as):
+    """Ids are checked whether they come as a host list (before the copy)
+    or as an array already on the device (its extremes read back)."""
+    if given_as == "device array":
+        ids = fr.get_device(device).asarray(np.asarray(ids))
     with pytest.raises(ValueError, match=message):
-        fr.Frontier.from_ids(ids, 5, "cpu")
+        fr.Frontier.from_ids(ids, 5, device)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_good_device_ids_pass_the_check(device, dtype):
+    ids = fr.get_device(device).asarray(np.array([4, 0, 2], dtype=dtype))
+    assert to_numpy(fr.Frontier.from_ids(ids, 5).ids).tolist() == [4, 0, 2]
+    assert fr.Frontier.from_ids(ids[:1], 5).size == 1
 
 
 def test_needs_exactly_one_form():

@@ -45,7 +45,8 @@ def test_claim_push_matches_general_path(edges, seed, chunk, path):
     small = kernels.SMALL_MAX_EDGES if path == "small" else 0
     large = 0 if path == "queue" else 1 << 40
     with mock.patch.object(kernels, "SMALL_MAX_EDGES", small), \
-            mock.patch.object(kernels, "LARGE_LEVEL", large):
+            mock.patch.object(kernels, "LARGE_LEVEL", large), \
+            mock.patch.object(kernels, "DENSE_MIN_VERTICES", 0):
         check_claim_push(edges, seed, chunk)
 
 
@@ -232,3 +233,25 @@ def test_output_counters_are_zero_after_their_ring_wraps():
     with mock.patch.object(workspace, "COUNTERS", 3):
         for run in (bfs, dobfs):
             np.testing.assert_array_equal(host(run(G, source=0).depth), want)
+
+
+@pytest.mark.parametrize("count", [1, 2, 255, 4095, 4096, 4097, 9000, 16384])
+@pytest.mark.parametrize("vertex_dtype", [np.int32, np.int64])
+def test_block_degree_scan_matches_cupy_scan(count, vertex_dtype):
+    """edges_of's one-block degree scan (chunks of 4096 ids with a carry)
+    against CuPy's gather and cumsum, on a graph with zero-degree vertices
+    and repeated ids in the list."""
+    from frontier.kernels import edges
+
+    rng = np.random.default_rng(count)
+    n = 5000
+    src = rng.integers(0, n // 2, 40_000)  # vertices n/2.. have no out-edges
+    G = fr.Graph.from_edges(src, rng.integers(0, n, 40_000), num_vertices=n, directed=True,
+                            vertex_dtype=vertex_dtype, device="cuda:0")
+    assert G.columns.dtype == vertex_dtype
+    ids = G.xp.asarray(rng.integers(0, n, count).astype(vertex_dtype))
+    block = edges.edges_of(G, ids)
+    with mock.patch.object(edges, "BLOCK_SCAN_MAX", 0):
+        scanned = edges.edges_of(G, ids)
+    np.testing.assert_array_equal(host(block.ends), host(scanned.ends))
+    assert block.total == scanned.total == int(host(G.out_degree())[host(ids)].sum())

@@ -17,6 +17,10 @@ from ..device import array_namespace
 from .module import TILE, grid_for, kernel, resident_blocks
 
 NULL = np.uint64(0)
+#: An id list of at most this many vertices is scanned by one block of the
+#: ``degree_scan`` kernel (one launch); a longer one by CuPy (a gather, a
+#: subtraction and a multi-kernel scan, which pay off only on long lists).
+BLOCK_SCAN_MAX = 1 << 14
 
 
 def pointer(array):
@@ -77,5 +81,9 @@ def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
     ids = vertex_ids(graph, ids)
     if len(ids) == 0:
         return EdgeList(offsets, neighbours, ids, ids.astype(np.int64), 0, 0)
-    ends = graph.xp.cumsum(offsets[ids + 1] - offsets[ids])
+    if len(ids) <= BLOCK_SCAN_MAX and graph.xp is not np:
+        ends = graph.xp.empty(len(ids), dtype=np.int64)
+        kernel("degree_scan", ids.dtype)((1,), (256,), (offsets, ids, np.int64(len(ids)), ends))
+    else:
+        ends = graph.xp.cumsum(offsets[ids + 1] - offsets[ids])
     return EdgeList(offsets, neighbours, ids, ends, len(ids), int(ends[-1]))

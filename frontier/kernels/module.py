@@ -50,6 +50,7 @@ _TRAVERSAL = tuple(
     + [f"relax_predecessor_small<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
+    + [f"degree_scan<{v}>" for v in _VERTEX]
     + ["labels_to_bits", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT

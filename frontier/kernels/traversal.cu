@@ -45,6 +45,57 @@ __global__ void tile_starts(const long long* ends, long long count, long long to
     }
 }
 
+// ends[p] = the sum of the degrees of vertices[0..p], by one block of
+// TILE_THREADS threads: edges_of's scan of a short id list in one launch
+// (CuPy takes a gather, a subtraction and a scan of several kernels). Each
+// thread sums SCAN_ITEMS consecutive degrees; a block-wide scan of those
+// sums places them; a carry runs from one chunk of the list to the next.
+#define SCAN_ITEMS 16
+template <typename V>
+__global__ void degree_scan(const long long* offsets, const V* vertices, long long count,
+                            long long* ends) {
+    const int WARPS = TILE_THREADS / 32;
+    __shared__ long long s_warp[WARPS];
+    __shared__ long long s_carry;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) s_carry = 0;
+    for (long long base = 0; base < count; base += (long long)TILE_THREADS * SCAN_ITEMS) {
+        long long first = base + (long long)threadIdx.x * SCAN_ITEMS;
+        long long running[SCAN_ITEMS];
+        long long sum = 0;
+        for (int k = 0; k < SCAN_ITEMS; ++k) {
+            if (first + k < count) {
+                V v = vertices[first + k];
+                sum += offsets[v + 1] - offsets[v];
+            }
+            running[k] = sum;
+        }
+        long long inclusive = sum;  // of this thread's sums within its warp
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            long long other = __shfl_up_sync(FULL_MASK, inclusive, offset);
+            if (lane >= offset) inclusive += other;
+        }
+        if (lane == 31) s_warp[warp] = inclusive;
+        __syncthreads();
+        if (warp == 0) {
+            long long total = lane < WARPS ? s_warp[lane] : 0;
+            for (int offset = 1; offset < 32; offset <<= 1) {
+                long long other = __shfl_up_sync(FULL_MASK, total, offset);
+                if (lane >= offset) total += other;
+            }
+            if (lane < WARPS) s_warp[lane] = total;
+        }
+        __syncthreads();
+        long long before = s_carry + (warp ? s_warp[warp - 1] : 0) + inclusive - sum;
+        for (int k = 0; k < SCAN_ITEMS; ++k) {
+            if (first + k < count) ends[first + k] = before + running[k];
+        }
+        __syncthreads();  // every thread has read s_carry and s_warp
+        if (threadIdx.x == 0) s_carry += s_warp[WARPS - 1];
+        __syncthreads();
+    }
+}
+
 // Call visit(valid, p, v, edge) for every edge slot of the listed vertices:
 // p is the position in the list, v = vertices[p] (or p if vertices is null),
 // edge the CSR/CSC position. Every thread of the block makes the same calls

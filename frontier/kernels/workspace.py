@@ -68,15 +68,6 @@ def counter():
     return ring[0][ring[1] - 1:ring[1]]
 
 
-def max_out_degree(graph) -> int:
-    """The graph's largest out-degree (one reduction per run)."""
-    key = ("max-out-degree", id(graph))
-    if key not in _buffers:
-        degree = graph.out_degree()
-        _buffers[key] = (graph, int(degree.max()) if len(degree) else 0)
-    return _buffers[key][1]
-
-
 def release() -> None:
     """Free every buffer (called at the end of each enactor run)."""
     _buffers.clear()

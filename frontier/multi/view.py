@@ -45,6 +45,11 @@ class PartView:
             return xp.asarray(vertices)
         return self._table.slot_of(vertices)
 
+    def local_slots(self, vertices):
+        """The slots of those of ``vertices`` (caller ids) that have one here."""
+        slots = self.slot_of(vertices)
+        return slots[slots >= 0]
+
     def per_vertex(self, values):
         device = self.part.graph.device
         if self._table is None:

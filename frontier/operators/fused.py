@@ -22,6 +22,10 @@ from ..kernels.module import grid_for, kernel, supported
 # (building it reads every label once, which then pays for itself) and
 # writes a dense output: no atomic whose answer a thread must wait for.
 LARGE_LEVEL = 8
+# ... on a graph of at least DENSE_MIN_VERTICES vertices: on a smaller one the
+# dense output's extra launches (clearing the mask, the bitmap, compacting the
+# mask into the next level's ids) cost more than the atomics they save.
+DENSE_MIN_VERTICES = 1 << 16
 # A push over at most SMALL_MAX_EDGES edges of vertices of degree at most
 # SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
 SMALL_MAX_DEGREE = 64
@@ -107,13 +111,14 @@ def _visited_bits(graph, labels):
 
 def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     ids = frontier.ids
-    max_degree = workspace.max_out_degree(graph)
+    max_degree = graph.max_out_degree()
     if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
         return _claim_push_small(graph, vertex_ids(graph, ids), functor, max_degree)
     edges = edges_of(graph, ids)
     predecessor = functor.predecessor
     types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
-    if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices:
+    if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices \
+            and graph.num_vertices >= DENSE_MIN_VERTICES:
         # Large level: a visited bitmap (L2-resident) and a dense output.
         out = graph.xp.zeros(graph.num_vertices, dtype=bool)
         edges.launch("claim_push_dense", types, _visited_bits(graph, functor.labels),
@@ -168,7 +173,7 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
     types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
              functor.distance.dtype)
     queued = workspace.scratch_bits(graph.num_vertices)
-    max_degree = workspace.max_out_degree(graph)
+    max_degree = graph.max_out_degree()
     if max_degree <= SMALL_MAX_DEGREE and len(ids) * max_degree <= SMALL_MAX_EDGES:
         if len(ids) == 0:
             return Frontier.empty(graph.num_vertices, graph.device)

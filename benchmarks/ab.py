@@ -1,0 +1,111 @@
+"""A/B of tuning constants in one process: whole calls, alternated in rounds.
+
+Each ``--set MODULE.NAME=VALUE`` (repeatable, comma-separated for several
+constants at once) is one variant; the defaults are the baseline. Every
+round runs each variant once per primitive, in turn, so that drift of the
+machine (clocks, other tenants) spreads over all of them; the table gives
+each variant's median wall time per call (synchronized before and after:
+host work, launches and device time together, what a caller waits for).
+
+    python benchmarks/ab.py --kronecker 14 --primitives bfs,sssp --rounds 30 \\
+        --set frontier.operators.fused.DENSE_MIN_VERTICES=0
+    python benchmarks/ab.py --grid 64 --primitives bfs --set frontier.kernels.edges.BLOCK_SCAN_MAX=0
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import statistics
+import time
+
+import frontier as fr
+import primitives
+
+CALLS = {
+    "bfs": lambda G, root: primitives.bfs(G, source=root),
+    "dobfs": lambda G, root: primitives.dobfs(G, source=root),
+    "sssp": lambda G, root: primitives.sssp(G, source=root),
+    "cc": lambda G, root: primitives.connected_components(G),
+    "pagerank": lambda G, root: primitives.pagerank(G),
+    "bc": lambda G, root: primitives.betweenness_centrality(G, k=1, seed=0),
+}
+
+
+def parse_variant(text: str) -> list[tuple[object, str, object]]:
+    """``a.b.NAME=1,c.OTHER=2`` as (module, name, value) triples (values are
+    Python literals, converted to the constant's type)."""
+    settings = []
+    for item in text.split(","):
+        target, value = item.split("=", 1)
+        module_name, name = target.rsplit(".", 1)
+        module = importlib.import_module(module_name)
+        current = getattr(module, name)  # AttributeError for a misspelt name
+        settings.append((module, name, type(current)(ast.literal_eval(value))))
+    return settings
+
+
+def apply(settings) -> list[tuple[object, str, object]]:
+    """Set the constants; return what restores them."""
+    previous = [(module, name, getattr(module, name)) for module, name, _ in settings]
+    for module, name, value in settings:
+        setattr(module, name, value)
+    return previous
+
+
+def timed_call(call, G, root, device) -> float:
+    device.synchronize()
+    start = time.perf_counter()
+    call(G, root)
+    device.synchronize()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    graph = parser.add_mutually_exclusive_group(required=True)
+    graph.add_argument("--kronecker", type=int, metavar="SCALE")
+    graph.add_argument("--grid", type=int, metavar="SIDE", help="a SIDE x SIDE grid")
+    parser.add_argument("--primitives", default="bfs")
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--device", default="cuda:0")
+    parser.add_argument("--set", action="append", default=[], dest="variants",
+                        metavar="MODULE.NAME=VALUE[,...]")
+    args = parser.parse_args()
+    device = fr.get_device(args.device)
+    if args.kronecker is not None:
+        G = fr.generators.kronecker(args.kronecker, 16, seed=0, device=args.device)
+        weighted = fr.generators.kronecker(args.kronecker, 16, seed=0, weights=(1, 64),
+                                           device=args.device)
+        root = int(fr.to_numpy(G.out_degree()).argmax())
+    else:
+        G = fr.generators.grid(args.grid, args.grid, device=args.device)
+        weighted = fr.generators.grid(args.grid, args.grid, weights=(1, 64), device=args.device)
+        root = 0
+    variants = [("defaults", [])] + [(text, parse_variant(text)) for text in args.variants]
+    names = args.primitives.split(",")
+    times = {(name, label): [] for name in names for label, _ in variants}
+    for round_ in range(args.rounds + 1):  # round 0 warms up every variant
+        for name in names:
+            graph = weighted if name == "sssp" else G
+            for label, settings in variants:
+                previous = apply(settings)
+                try:
+                    seconds = timed_call(CALLS[name], graph, root, device)
+                finally:
+                    apply(previous)
+                if round_:
+                    times[name, label].append(seconds)
+    print(f"{G}, root {root}, {args.rounds} rounds on {device.name}; median (min) ms per call")
+    for name in names:
+        base = statistics.median(times[name, "defaults"])
+        for label, _ in variants:
+            runs = times[name, label]
+            median = statistics.median(runs)
+            print(f"  {name:9} {median * 1e3:9.3f} ({min(runs) * 1e3:8.3f})  "
+                  f"{median / base:5.2f}x  {label}")
+
+
+if __name__ == "__main__":
+    main()
