@@ -15,6 +15,8 @@ from .device import Device, array_namespace, device_of, get_device
 from .graph import index_dtype
 from .kernels import compact
 
+#: A device array of at most this many ids is checked on the host (one copy).
+FEW_IDS = 64
 SPARSE = "sparse"
 DENSE = "dense"
 
@@ -183,18 +185,19 @@ def as_frontier(value, num_vertices: int, device: Device) -> Frontier:
 
 def _check_ids(ids, num_vertices: int) -> None:
     """ValueError unless ``ids`` (a 1-d array) holds integers in
-    ``[0, num_vertices)``. A device array's extremes come back in one read."""
+    ``[0, num_vertices)``. A device array's extremes (or, for at most
+    :data:`FEW_IDS` ids, the ids) come back in one read."""
     if len(ids) == 0:
         return
     if ids.dtype.kind not in "iu":
         raise ValueError(f"frontier ids must be integers, got dtype {ids.dtype}")
     if isinstance(ids, np.ndarray):
         low, high = int(ids.min()), int(ids.max())
+    elif len(ids) <= FEW_IDS:
+        host = ids.get()
+        low, high = int(host.min()), int(host.max())
     else:
-        extremes = array_namespace(ids).empty(2, dtype=ids.dtype)
-        ids.min(out=extremes[0])
-        ids.max(out=extremes[1])
-        low, high = (int(x) for x in extremes.get())
+        low, high = (int(x) for x in array_namespace(ids).stack((ids.min(), ids.max())).get())
     if low < 0 or high >= num_vertices:
         bad = low if low < 0 else high
         raise ValueError(f"vertex {bad} is out of range for {num_vertices} vertices")

@@ -100,12 +100,16 @@ def test_unique_of_large_sparse_frontier_goes_dense():
     ([0.0, 1.0], "must be integers, got dtype float64"),
     (np.array([True, False]), "must be integers, got dtype bool"),
 ])
-@pytest.mark.parametrize("given_as", ["list", "device array"])
+@pytest.mark.parametrize("given_as", ["list", "device array", "long device array"])
 def test_bad_ids(device, ids, message, given_as):
     """Ids are checked whether they come as a host list (before the copy)
-    or as an array already on the device (its extremes read back)."""
-    if given_as == "device array":
-        ids = fr.get_device(device).asarray(np.asarray(ids))
+    or as an array already on the device: a short one read back whole, a
+    long one by its extremes."""
+    if given_as != "list":
+        ids = np.asarray(ids)
+        if given_as == "long device array":
+            ids = np.concatenate([ids, np.resize(ids[:1], fr.frontier.FEW_IDS)])
+        ids = fr.get_device(device).asarray(ids)
     with pytest.raises(ValueError, match=message):
         fr.Frontier.from_ids(ids, 5, device)
 
@@ -115,6 +119,8 @@ def test_good_device_ids_pass_the_check(device, dtype):
     ids = fr.get_device(device).asarray(np.array([4, 0, 2], dtype=dtype))
     assert to_numpy(fr.Frontier.from_ids(ids, 5).ids).tolist() == [4, 0, 2]
     assert fr.Frontier.from_ids(ids[:1], 5).size == 1
+    long = ids.repeat(fr.frontier.FEW_IDS)
+    assert fr.Frontier.from_ids(long, 5).size == len(long)
 
 
 def test_needs_exactly_one_form():
