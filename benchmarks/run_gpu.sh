@@ -66,17 +66,28 @@ if [ "$what" = small ]; then
     HYPOTHESIS_PROFILE=gpu step kernel-tests 200 python -m pytest -m gpu -q -p no:cacheprovider \
         tests/test_kernels.py tests/test_frontier.py tests/test_small_graphs.py tests/test_operators.py \
         tests/test_fast_paths_round2.py tests/test_compact.py tests/test_bfs.py tests/test_dobfs.py \
-        tests/test_sssp.py tests/test_bc.py tests/test_cc.py tests/test_pagerank.py
+        tests/test_sssp.py tests/test_bc.py tests/test_cc.py tests/test_pagerank.py \
+        tests/test_compact.py tests/test_messages.py
     tail -n 3 "$LOGS/kernel-tests.log"
     step ab-14 200 python benchmarks/ab.py --kronecker 14 --rounds 20 \
         --primitives bfs,dobfs,sssp,cc,pagerank \
         --set frontier.operators.fused.DENSE_MIN_VERTICES=0 \
         --set frontier.kernels.edges.BLOCK_SCAN_MAX=0
     cat "$LOGS/ab-14.log"
+    # Where the dense claim output starts to pay: always against never.
+    for scale in 16 18 20; do
+        step "ab-$scale" 120 python benchmarks/ab.py --kronecker "$scale" --rounds 10 \
+            --primitives bfs,dobfs --set frontier.operators.fused.DENSE_MIN_VERTICES=0 \
+            --set frontier.operators.fused.DENSE_MIN_VERTICES=1073741824
+        tail -n 6 "$LOGS/ab-$scale.log"
+    done
     step profile-14 120 python benchmarks/profile_gpu.py 14 bfs,sssp calls
     head -n 24 "$LOGS/profile-14.log"
+    step profile-path 120 python benchmarks/profile_gpu.py path bfs
+    head -n 24 "$LOGS/profile-path.log"
     bench kronecker-14 60 --kronecker 14
     bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --repeat 1 --peers none
+    bench grid-4096 100 --grid 4096x4096 --primitives bfs --roots 2 --repeat 1 --peers none
 elif [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}
     HYPOTHESIS_PROFILE=gpu step generator-tests 90 python -m pytest -m gpu -q \

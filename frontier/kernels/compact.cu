@@ -16,16 +16,9 @@ __device__ __forceinline__ int flag_at(const unsigned char* flags, long long i) 
     return flags[i] != 0;
 }
 
-// counts[b] = number of flags set in tile b (COMPACT_TILE entries).
-template <bool Packed>
-__global__ void compact_count(const unsigned char* flags, long long n, long long* counts) {
+// counts[blockIdx.x] = the sum of every thread's `count` (one call per block).
+__device__ __forceinline__ void store_block_sum(int count, long long* counts) {
     __shared__ int warp_sums[COMPACT_WARPS];
-    long long start = (long long)blockIdx.x * COMPACT_TILE;
-    int count = 0;
-    for (int k = 0; k < COMPACT_ROUNDS; ++k) {
-        long long i = start + k * COMPACT_THREADS + threadIdx.x;
-        if (i < n) count += flag_at<Packed>(flags, i);
-    }
     for (int offset = 16; offset > 0; offset >>= 1) {
         count += __shfl_down_sync(0xffffffffu, count, offset);
     }
@@ -36,6 +29,18 @@ __global__ void compact_count(const unsigned char* flags, long long n, long long
         for (int w = 0; w < COMPACT_WARPS; ++w) total += warp_sums[w];
         counts[blockIdx.x] = total;
     }
+}
+
+// counts[b] = number of flags set in tile b (COMPACT_TILE entries).
+template <bool Packed>
+__global__ void compact_count(const unsigned char* flags, long long n, long long* counts) {
+    long long start = (long long)blockIdx.x * COMPACT_TILE;
+    int count = 0;
+    for (int k = 0; k < COMPACT_ROUNDS; ++k) {
+        long long i = start + k * COMPACT_THREADS + threadIdx.x;
+        if (i < n) count += flag_at<Packed>(flags, i);
+    }
+    store_block_sum(count, counts);
 }
 
 // out[j] = position of the j-th set flag; ends = inclusive scan of counts.
@@ -101,19 +106,9 @@ __device__ __forceinline__ unsigned flags16(const unsigned char* flags, long lon
 
 template <bool Packed>
 __global__ void compact_count_vector(const unsigned char* flags, long long n, long long* counts) {
-    __shared__ int warp_sums[COMPACT_WARPS];
     long long first = (long long)blockIdx.x * COMPACT_TILE + (long long)COMPACT_VECTOR * threadIdx.x;
     int count = first < n ? __popc(flags16<Packed>(flags, n, first)) : 0;
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        count += __shfl_down_sync(0xffffffffu, count, offset);
-    }
-    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = count;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        long long total = 0;
-        for (int w = 0; w < COMPACT_WARPS; ++w) total += warp_sums[w];
-        counts[blockIdx.x] = total;
-    }
+    store_block_sum(count, counts);
 }
 
 // A grid of one block needs no `ends` (tile 0 starts at 0) and stores its
