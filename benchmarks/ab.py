@@ -2,8 +2,9 @@
 
 Each ``--set MODULE.NAME=VALUE`` (repeatable, comma-separated for several
 constants at once) is one variant; the defaults are the baseline. Every
-round runs each variant once per primitive, in turn, so that drift of the
-machine (clocks, other tenants) spreads over all of them; the table gives
+round runs each variant once per primitive, in turn (the order rotating
+from round to round), so that drift of the machine (clocks, other tenants)
+spreads over all of them; the table gives
 each variant's median wall time per call (synchronized before and after:
 host work, launches and device time together, what a caller waits for).
 
@@ -89,7 +90,10 @@ def main() -> None:
     for round_ in range(args.rounds + 1):  # round 0 warms up every variant
         for name in names:
             graph = weighted if name == "sssp" else G
-            for label, settings in variants:
+            # Rotated each round: the first call after another primitive
+            # runs measurably slower, and no variant should always take it.
+            shift = round_ % len(variants)
+            for label, settings in variants[shift:] + variants[:shift]:
                 previous = apply(settings)
                 try:
                     seconds = timed_call(CALLS[name], graph, root, device)

@@ -45,9 +45,9 @@ class PartView:
             return xp.asarray(vertices)
         return self._table.slot_of(vertices)
 
-    def local_slots(self, vertices):
+    def local_slots(self, vertices: list):
         """The slots of those of ``vertices`` (caller ids) that have one here."""
-        slots = self.slot_of(vertices)
+        slots = self.slot_of(self.part.graph.xp.asarray(vertices, dtype=np.int64))
         return slots[slots >= 0]
 
     def per_vertex(self, values):

@@ -24,8 +24,11 @@ from ..kernels.module import grid_for, kernel, supported
 LARGE_LEVEL = 8
 # ... on a graph of at least DENSE_MIN_VERTICES vertices: on a smaller one the
 # dense output's extra launches (clearing the mask, the bitmap, compacting the
-# mask into the next level's ids) cost more than the atomics they save.
-DENSE_MIN_VERTICES = 1 << 16
+# mask into the next level's ids) cost more than the atomics they save. BFS
+# from the hub on one H200 (benchmarks/ab.py, 2026-11-23), dense against
+# queue output: 1.27x the time at Kronecker 14, 1.18-1.25x at 16, 1.04-1.06x
+# at 18, 0.90x at 20.
+DENSE_MIN_VERTICES = 1 << 19
 # A push over at most SMALL_MAX_EDGES edges of vertices of degree at most
 # SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
 SMALL_MAX_DEGREE = 64
