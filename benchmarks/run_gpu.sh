@@ -72,8 +72,12 @@ if [ "$what" = small ]; then
     step ab-14 200 python benchmarks/ab.py --kronecker 14 --rounds 20 \
         --primitives bfs,dobfs,sssp,cc,pagerank \
         --set frontier.operators.fused.DENSE_MIN_VERTICES=0 \
-        --set frontier.kernels.edges.BLOCK_SCAN_MAX=0
+        --set frontier.kernels.edges.BLOCK_SCAN_MAX=0 \
+        --set frontier.kernels.workspace.PINNED_READS=False
     cat "$LOGS/ab-14.log"
+    step ab-grid 200 python benchmarks/ab.py --grid 256 --rounds 10 --primitives bfs,sssp \
+        --set frontier.kernels.workspace.PINNED_READS=False
+    cat "$LOGS/ab-grid.log"
     # Where the dense claim output starts to pay: always against never.
     for scale in 16 18 20; do
         step "ab-$scale" 120 python benchmarks/ab.py --kronecker "$scale" --rounds 10 \

@@ -255,3 +255,20 @@ def test_block_degree_scan_matches_cupy_scan(count, vertex_dtype):
         scanned = edges.edges_of(G, ids)
     np.testing.assert_array_equal(host(block.ends), host(scanned.ends))
     assert block.total == scanned.total == int(host(G.out_degree())[host(ids)].sum())
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+@pytest.mark.parametrize("pinned", [True, False])
+def test_read_last_reads_the_last_entry(dtype, pinned):
+    """workspace.read_last, through pinned memory or CuPy's read, after a
+    kernel that wrote the entry (the read waits for the stream)."""
+    import cupy
+
+    from frontier.kernels import workspace
+
+    with mock.patch.object(workspace, "PINNED_READS", pinned):
+        for length, last in [(1, 0), (5, 123_456_789_012), (3, 2**40 + 7)]:
+            array = cupy.arange(length, dtype=dtype)
+            array[-1:] += dtype(last)  # a kernel on the stream
+            assert workspace.read_last(array) == length - 1 + last
+        assert workspace.read_last(cupy.arange(10, dtype=dtype)[2:6]) == 5  # a view

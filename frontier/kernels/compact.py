@@ -16,6 +16,7 @@ import numpy as np
 from ..device import array_namespace
 from ..graph import index_dtype
 from .module import kernel
+from .workspace import read_last
 
 # Entries one block takes (COMPACT_TILE in compact.cu).
 TILE = 256 * 16
@@ -70,14 +71,14 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
         total = cupy.empty(1, dtype=np.int64)
         kernel("compact_write_vector", packed, dtype, source="compact.cu")(
             (1,), (256,), (flags, np.int64(length), total, out, total))
-        return out[:int(total[0]) if found is None else found]  # the one read
+        return out[:read_last(total) if found is None else found]  # the one read
     counts = cupy.empty(tiles, dtype=np.int64)
     suffix = "_vector" if vector else ""
     kernel("compact_count" + suffix, packed, source="compact.cu")(
         (tiles,), (256,), (flags, np.int64(length), counts))
     ends = cupy.cumsum(counts)
     if found is None:
-        found = int(ends[-1])  # the one device read
+        found = read_last(ends)  # the one device read
     out = cupy.empty(found, dtype=dtype)
     if found:
         extra = (counts,) if vector else ()  # its single-tile total: unused here

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..device import array_namespace
 from .module import TILE, grid_for, kernel, resident_blocks
+from .workspace import read_last
 
 NULL = np.uint64(0)
 #: An id list of at most this many vertices is scanned by one block of the
@@ -86,4 +87,5 @@ def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
         kernel("degree_scan", ids.dtype)((1,), (256,), (offsets, ids, np.int64(len(ids)), ends))
     else:
         ends = graph.xp.cumsum(offsets[ids + 1] - offsets[ids])
-    return EdgeList(offsets, neighbours, ids, ends, len(ids), int(ends[-1]))
+    total = int(ends[-1]) if graph.xp is np else read_last(ends)
+    return EdgeList(offsets, neighbours, ids, ends, len(ids), total)

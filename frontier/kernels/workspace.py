@@ -16,6 +16,8 @@ _buffers: dict = {}
 
 #: Device counters handed out by :func:`counter` before its ring is zeroed again.
 COUNTERS = 1024
+#: :func:`read_last` copies into pinned host memory (False: CuPy's own read).
+PINNED_READS = True
 
 
 def _words(n: int) -> int:
@@ -66,6 +68,28 @@ def counter():
         ring[1] = 0
     ring[1] += 1
     return ring[0][ring[1] - 1:ring[1]]
+
+
+def read_last(array) -> int:
+    """The last entry of a 1-d int64 or uint64 device array (a kernel's
+    output counter, the end of a scan) as a Python int: the one read a level
+    makes. An asynchronous copy into pinned host memory and a wait for the
+    stream, instead of CuPy's indexing and pageable copy."""
+    if not PINNED_READS:
+        return int(array[-1])
+    import cupy
+    import cupyx
+
+    key = ("pinned-word", threading.get_ident())
+    host = _buffers.get(key)
+    if host is None:
+        host = _buffers[key] = cupyx.empty_pinned(1, dtype=array.dtype)
+    stream = cupy.cuda.get_current_stream()
+    source = array.data.ptr + (len(array) - 1) * array.itemsize
+    cupy.cuda.runtime.memcpyAsync(host.ctypes.data, source, array.itemsize,
+                                  cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+    stream.synchronize()
+    return int(host.view(array.dtype)[0])
 
 
 def release() -> None:

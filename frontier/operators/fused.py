@@ -130,7 +130,8 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     out, out_count = _output(graph, edges.total)
     edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
                  pointer(predecessor), out, out_count)
-    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
+    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
+                    distinct=True)
 
 
 def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
@@ -143,7 +144,8 @@ def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
             (grid_for(len(ids)),), (256,),
             (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
              functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
-    return Frontier(graph.num_vertices, graph.device, ids=out[:int(out_count[0])], distinct=True)
+    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
+                    distinct=True)
 
 
 def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
@@ -162,7 +164,7 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
              frontier.mask, functor.labels, np.int32(functor.value), pointer(predecessor),
              out, out_count))
     result = Frontier(n, graph.device, mask=out)
-    result._size = int(out_count[0])
+    result._size = workspace.read_last(out_count)
     return result
 
 
@@ -205,7 +207,7 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
         def predecessors(predecessor):
             edges.launch("relax_predecessor", types + (predecessor.dtype,), pointer(weights),
                          start, functor.distance, queued, predecessor)
-    out = out[:int(out_count[0])]
+    out = out[:workspace.read_last(out_count)]
     if len(out):
         if functor.predecessor is not None:
             predecessors(functor.predecessor)
