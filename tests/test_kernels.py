@@ -272,3 +272,4 @@ def test_read_last_reads_the_last_entry(dtype, pinned):
             array[-1:] += dtype(last)  # a kernel on the stream
             assert workspace.read_last(array) == length - 1 + last
         assert workspace.read_last(cupy.arange(10, dtype=dtype)[2:6]) == 5  # a view
+        assert workspace.read_last(cupy.arange(10, dtype=dtype)[::3]) == 9  # strided

@@ -85,7 +85,7 @@ def read_last(array) -> int:
     if host is None:
         host = _buffers[key] = cupyx.empty_pinned(1, dtype=array.dtype)
     stream = cupy.cuda.get_current_stream()
-    source = array.data.ptr + (len(array) - 1) * array.itemsize
+    source = array.data.ptr + (len(array) - 1) * array.strides[0]
     cupy.cuda.runtime.memcpyAsync(host.ctypes.data, source, array.itemsize,
                                   cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
     stream.synchronize()
