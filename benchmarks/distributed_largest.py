@@ -47,7 +47,7 @@ def check_levels(D, source: int, depth) -> int:
     if int(depth[source]) != 0:
         raise AssertionError(f"depth[{source}] = {int(depth[source])}")
     for part in D.parts:
-        fr.validate.edge_levels(part.graph, part.graph.device.asarray(depth))
+        fr.validate.edge_levels(part.graph, depth)  # on the part's device
     return int(np.count_nonzero(depth >= 0))
 
 

@@ -67,7 +67,14 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
     >>> G = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
     >>> r = bfs(G, source=0)
     >>> fr.validate.graph500_bfs(G, 0, r.depth, r.predecessor)
+
+    The checks run with ``G``'s device current (see :func:`edge_levels`).
     """
+    with G.device.activate():
+        _graph500_bfs(G, source, depth, predecessor, arc_batch)
+
+
+def _graph500_bfs(G: Graph, source: int, depth, predecessor, arc_batch: int) -> None:
     xp, n = G.xp, G.num_vertices
     depth = G.device.asarray(depth).astype("int64")
     parent = G.device.asarray(predecessor).astype("int64")
@@ -82,7 +89,7 @@ def graph500_bfs(G: Graph, source: int, depth, predecessor, *,
     _check_tree(xp, source, depth, parent, has_parent, children)
     _fail_at(2, children, depth[children] != depth[parent[children]] + 1,
              "its depth is not its predecessor's depth + 1")
-    edge_levels(G, depth, arc_batch=arc_batch)
+    _edge_levels(G, depth, arc_batch)
     reached = depth >= 0
     in_tree = has_parent.copy()
     in_tree[source] = True
@@ -95,14 +102,26 @@ def edge_levels(G: Graph, depth, *, arc_batch: int = ARC_BATCH) -> None:
     """Graph500 checks 3 and 4 on every stored arc of ``G`` (both directions
     of an undirected edge), ``arc_batch`` arcs at a time: no arc joins depths
     more than one apart, and none leads from a reached vertex to an
-    unreached one. ``depth``: integers on ``G``'s device, ``-1`` = unreached.
+    unreached one. ``depth``: integers, ``-1`` = unreached, on any device
+    (copied to ``G``'s).
     Needs no tree, so it also checks each part of a distributed graph.
+
+    The checks run with ``G``'s device current, so their kernels queue behind
+    the copy that brought ``depth`` there: a GPU reading another GPU's memory
+    does not wait for that GPU's copies (a part on ``cuda:1`` checked from a
+    thread where ``cuda:0`` is current once read a depth array still being
+    copied, and failed check 3 at Kronecker scale 30).
 
     Raises
     ------
     BFSValidationError
         For the first arc that fails, naming its tail.
     """
+    with G.device.activate():
+        _edge_levels(G, G.device.asarray(depth), arc_batch)
+
+
+def _edge_levels(G: Graph, depth, arc_batch: int) -> None:
     xp = G.xp
     reached = depth >= 0
     for tails, heads, _ in G.arc_batches(arc_batch):

@@ -201,3 +201,27 @@ def test_arc_batches_accept_and_reject_like_one_pass(case, batch, data):
         return "accepted"
 
     assert outcome(batch) == outcome(1 << 30)
+
+
+@pytest.mark.gpu
+def test_a_part_on_the_second_gpu_is_checked_there():
+    """edge_levels on a graph on cuda:1 called with cuda:0 current: the
+    checks run on cuda:1, after the copy of the host depths (read from
+    cuda:0 they once raced that copy). A correct BFS passes; a corrupted
+    depth still fails."""
+    if fr.device.gpu_count() < 2:
+        pytest.fail("needs two GPUs (run it on a 2-GPU machine)")
+    import cupy
+
+    from primitives import bfs
+
+    G = fr.generators.kronecker(20, 16, seed=1, device="cuda:1")
+    root = int(fr.to_numpy(G.out_degree()).argmax())
+    depth = fr.to_numpy(bfs(G, source=root).depth)
+    with cupy.cuda.Device(0):
+        for _ in range(3):
+            fr.validate.edge_levels(G, depth)
+        wrong = depth.copy()
+        wrong[wrong == 1] = 3
+        with pytest.raises(fr.validate.BFSValidationError, match="check 3"):
+            fr.validate.edge_levels(G, wrong)
