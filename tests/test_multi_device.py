@@ -10,6 +10,9 @@ on two GPUs, ``cuda:0`` and ``cuda:1``.
 
 from __future__ import annotations
 
+import gc
+import traceback
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -211,6 +214,34 @@ def test_a_failing_device_ends_the_run_with_its_error():
     with pytest.raises(ArithmeticError, match="device holding vertex 0 failed"):
         fr.enact(_FailsOnOneDevice, G, devices=3, duplication="one_hop",
                  partition="contiguous")
+
+
+class _HoldsAnArray(_FailsOnOneDevice):
+    """Keeps a vertex array on every device, watched through a weak reference."""
+
+    held: list = []
+
+    def setup(self):
+        super().setup()
+        self.big = self.vertex_array(0.0)
+        _HoldsAnArray.held.append(weakref.ref(self.big))
+
+
+def test_a_failed_run_frees_its_vertex_arrays_at_once():
+    """The error handed to the caller does not keep the failed run's vertex
+    arrays alive (its frames' locals are dropped): no garbage collection is
+    needed before the memory can be used again."""
+    G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
+    _HoldsAnArray.held = []
+    gc.disable()
+    try:
+        with pytest.raises(ArithmeticError, match="device holding vertex 0 failed") as caught:
+            fr.enact(_HoldsAnArray, G, devices=3, partition="contiguous")
+        assert len(_HoldsAnArray.held) == 3
+        assert all(ref() is None for ref in _HoldsAnArray.held)
+        assert "step" in "".join(traceback.format_exception(caught.value))  # lines kept
+    finally:
+        gc.enable()
 
 
 def test_results_report_devices_partition_and_exchange():

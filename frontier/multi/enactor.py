@@ -15,6 +15,7 @@ import contextlib
 import sys
 import threading
 import time
+import traceback
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,6 +93,7 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                                       placed[rank], group.endpoint(rank), communication,
                                       max_iterations, params, memory_limit)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
+            _release_frames(error)
             outcomes[rank] = error
             group.abort()
 
@@ -163,6 +165,18 @@ def _switch_interval(seconds: float | None):
         yield
     finally:
         sys.setswitchinterval(before)
+
+
+def _release_frames(error: BaseException) -> None:
+    """Drop the local variables of the finished frames in ``error``'s
+    tracebacks (and its causes'): the failed run's vertex arrays are freed
+    now, not when a garbage collection finds the cycle through the error
+    the caller keeps. The tracebacks still name every file and line."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        traceback.clear_frames(error.__traceback__)
+        error = error.__cause__ or error.__context__
 
 
 def _raise_first_error(outcomes: list) -> None:
