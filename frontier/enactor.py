@@ -25,9 +25,11 @@ COMMUNICATION = ("selective", "broadcast")
 # A graph on the host with fewer arcs than this runs on the CPU when the
 # caller names no device (no ``devices=``, no FRONTIER_DEVICE), even where
 # the default device is a GPU: there a GPU run is mostly launch and copy
-# latency, 0.25-0.6 ms per iteration whatever the size. On the H200 at
-# Kronecker scale 14 (425,528 arcs) BFS takes 2.2 ms, CC 1.9, PageRank 4.1
-# and SSSP 6.8 (docs/benchmarks.md). Frontier on the CPU (NumPy on a 2-core
+# latency, 0.1-0.6 ms per iteration whatever the size. On the H200 at
+# Kronecker scale 14 (425,528 arcs) BFS takes 0.87-1.46 ms, CC 1.9-2.0,
+# PageRank 3.8-4.1 and SSSP 3.9-4.8 (three runs, docs/benchmarks.md; BFS was
+# 2.2 ms when this bound was set, and the GPU was not timed below scale 14
+# since). Frontier on the CPU (NumPy on a 2-core
 # AMD EPYC, 2026-11-23; medians, ranges over runs), Kronecker scales 10..16:
 #   scale (arcs)        10 (21,030)  11 (45,414)  12 (96,360)  13 (203,186)
 #   BFS from the hub    0.36-0.45    0.41-0.73    0.70-1.1     1.4-2.1 ms
