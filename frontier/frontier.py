@@ -54,8 +54,8 @@ class Frontier:
 
         Raises ValueError for an id outside ``[0, num_vertices)``.
         """
-        on_host = isinstance(ids, (list, tuple, np.ndarray))
-        dev = get_device(device) if device is not None or isinstance(ids, (list, tuple)) \
+        on_host = array_namespace(ids) is np  # a list, a range, a NumPy array
+        dev = get_device(device) if device is not None or not hasattr(ids, "dtype") \
             else device_of(ids)
         if on_host:  # checked before the copy, so a GPU frontier costs no read
             ids = np.asarray(ids)

@@ -53,6 +53,14 @@ def test_forms_on_device(device):
     assert dense.unique() is dense
 
 
+def test_from_ids_takes_any_host_sequence(device):
+    for ids in ([3, 1], (3, 1), range(3, 0, -2), np.array([3, 1])):
+        f = fr.Frontier.from_ids(ids, 4, device)
+        assert f.device == fr.get_device(device) and to_numpy(f.ids).tolist() == [3, 1]
+    with pytest.raises(ValueError, match="vertex 4 is out of range"):
+        fr.Frontier.from_ids(range(5), 4, device)
+
+
 def test_from_ids_keeps_device_of_array(device):
     ids = fr.get_device(device).asarray(np.array([0, 2]))
     f = fr.Frontier.from_ids(ids, 3)

@@ -72,8 +72,8 @@ def counter():
 
 def read_last(array) -> int:
     """The last entry of a 1-d int64 or uint64 device array (a kernel's
-    output counter, the end of a scan) as a Python int: the one read a level
-    makes. An asynchronous copy into pinned host memory and a wait for the
+    output counter, the end of a scan) as a Python int, as a level reads its
+    counts: an asynchronous copy into pinned host memory and a wait for the
     stream, instead of CuPy's indexing and pageable copy."""
     if not PINNED_READS:
         return int(array[-1])
