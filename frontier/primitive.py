@@ -64,7 +64,7 @@ class WholeGraph:
         return self.graph.xp.asarray(vertices)
 
     def local_slots(self, vertices: list):
-        # every vertex has its slot here, in the graph's id type (the kernels')
+        # every vertex has its slot here; index_dtype ids, the fused kernels' usual type
         return self.graph.xp.asarray(vertices, dtype=index_dtype(self.num_vertices))
 
     def per_vertex(self, values):
@@ -166,7 +166,7 @@ class Primitive:
         ``fill`` everywhere, or, for a per-vertex array in the caller's
         vertex order, each slot's entry of it."""
         if np.isscalar(fill):
-            # empty + fill: CuPy's full() spends about 25 us more on the host
+            # empty + fill: about 10 us less host work per array than CuPy's full()
             array = self.xp.empty(self.graph.num_vertices,
                                   dtype=np.asarray(fill).dtype if dtype is None else dtype)
             array.fill(fill)
