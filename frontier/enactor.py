@@ -14,7 +14,7 @@ from .communicate import declarations
 from .device import Device, is_mpi, resolve_devices
 from .graph import Graph
 from .loop import iterate
-from .memory import Budget, check_fits, device_memory_guard
+from .memory import Budget, DeviceMemoryError, check_fits, device_memory_guard, release_frames
 from .memory import memory_limit as resolve_memory_limit
 from .primitive import Primitive
 from .result import Result
@@ -155,15 +155,19 @@ def enact(
     device = targets[0]
     if graph.device != device:
         check_fits(device, graph.storage_bytes(), "the graph", limit)
-    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
-        try:
-            result = iterate(primitive(graph.to(device), **params), max_iterations,
-                             budget=Budget(device, limit))
-        finally:
-            if device.is_gpu:
-                from .operators.fused import release_workspaces
+    try:
+        with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
+            try:
+                result = iterate(primitive(graph.to(device), **params), max_iterations,
+                                 budget=Budget(device, limit))
+            finally:
+                if device.is_gpu:
+                    from .operators.fused import release_workspaces
 
-                release_workspaces()
+                    release_workspaces()
+    except DeviceMemoryError as error:  # from the budget, or CuPy's turned into one
+        release_frames(error)
+        raise
     result.devices = (device.name,)
     return result
 

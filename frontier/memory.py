@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import traceback
 
 from .device import Device
 
@@ -28,6 +29,20 @@ _ADVICE = "try more devices (devices=K), a larger memory_limit, or a smaller gra
 class DeviceMemoryError(MemoryError):
     """A device allocation failed or would not fit; the message says how much
     was needed, how much the device had free, and what was being done."""
+
+
+def release_frames(error: BaseException) -> None:
+    """Drop the local variables of the finished frames in ``error``'s
+    tracebacks (and its causes'). The enactors call it for a run that ran out
+    of memory: its arrays are freed now, while the caller still holds the
+    error, not when a garbage collection finds the cycle through CuPy's
+    error. The tracebacks still name every file and line; other errors keep
+    their frames for post-mortem debugging."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        traceback.clear_frames(error.__traceback__)
+        error = error.__cause__ or error.__context__
 
 
 def _gib(nbytes: float) -> str:

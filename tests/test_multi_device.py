@@ -227,21 +227,38 @@ class _HoldsAnArray(_FailsOnOneDevice):
         _HoldsAnArray.held.append(weakref.ref(self.big))
 
 
-def test_a_failed_run_frees_its_vertex_arrays_at_once():
-    """The error handed to the caller does not keep the failed run's vertex
-    arrays alive (its frames' locals are dropped): no garbage collection is
-    needed before the memory can be used again."""
-    G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
+@pytest.mark.parametrize("devices", [None, 3])
+def test_a_run_out_of_memory_frees_its_vertex_arrays_at_once(devices):
+    """After a DeviceMemoryError (here the memory limit, checked after
+    set-up) the error the caller holds keeps none of the run's arrays alive,
+    on one device and on several, with no garbage collection."""
+    from partition import make_partition
+    from partition.subgraph import build_parts
+
+    G = fr.generators.kronecker(9, 8, seed=1, device="cpu")
+    part_bytes = G.storage_bytes() if devices is None else \
+        max(part.graph.storage_bytes() for part in build_parts(
+            G, make_partition(G, devices, "random", 0).owner, devices, "all"))
     _HoldsAnArray.held = []
     gc.disable()
     try:
-        with pytest.raises(ArithmeticError, match="device holding vertex 0 failed") as caught:
-            fr.enact(_HoldsAnArray, G, devices=3, partition="contiguous")
-        assert len(_HoldsAnArray.held) == 3
-        assert all(ref() is None for ref in _HoldsAnArray.held)
-        assert "step" in "".join(traceback.format_exception(caught.value))  # lines kept
+        with pytest.raises(fr.DeviceMemoryError, match="does not fit") as caught:
+            fr.enact(_HoldsAnArray, G, devices=devices, memory_limit=part_bytes + 64)
+        assert _HoldsAnArray.held and all(ref() is None for ref in _HoldsAnArray.held)
+        assert "setup" in "".join(traceback.format_exception(caught.value))  # lines kept
     finally:
         gc.enable()
+
+
+def test_other_errors_keep_their_frames_for_debugging():
+    """A primitive's own error keeps its frames' variables (post-mortem
+    debugging needs them); only running out of memory releases them."""
+    G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
+    with pytest.raises(ArithmeticError) as caught:
+        fr.enact(_FailsOnOneDevice, G, devices=3, partition="contiguous")
+    frames = [frame for frame, _ in traceback.walk_tb(caught.value.__traceback__)]
+    step = [frame for frame in frames if frame.f_code.co_name == "step"]
+    assert step and "self" in step[0].f_locals
 
 
 def test_results_report_devices_partition_and_exchange():

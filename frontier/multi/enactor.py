@@ -15,14 +15,13 @@ import contextlib
 import sys
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..device import Device
 from ..graph import Graph, index_dtype
-from ..memory import Budget, check_fits, device_memory_guard
+from ..memory import Budget, DeviceMemoryError, check_fits, device_memory_guard, release_frames
 from ..result import Result
 from .communicator import LocalGroup
 from .exchange import Exchange
@@ -93,7 +92,6 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                                       placed[rank], group.endpoint(rank), communication,
                                       max_iterations, params, memory_limit)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
-            _release_frames(error)
             outcomes[rank] = error
             group.abort()
 
@@ -167,21 +165,14 @@ def _switch_interval(seconds: float | None):
         sys.setswitchinterval(before)
 
 
-def _release_frames(error: BaseException) -> None:
-    """Drop the local variables of the finished frames in ``error``'s
-    tracebacks (and its causes'): the failed run's vertex arrays are freed
-    now, not when a garbage collection finds the cycle through the error
-    the caller keeps. The tracebacks still name every file and line."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        traceback.clear_frames(error.__traceback__)
-        error = error.__cause__ or error.__context__
-
-
 def _raise_first_error(outcomes: list) -> None:
-    """Re-raise the error of a failed rank (not the broken barriers it caused)."""
+    """Re-raise the error of a failed rank (not the broken barriers it caused).
+    If a rank ran out of memory, every rank's frames are released first
+    (:func:`frontier.memory.release_frames`)."""
     errors = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+    if any(isinstance(error, DeviceMemoryError) for error in errors):
+        for error in errors:
+            release_frames(error)
     for error in errors:
         if not isinstance(error, threading.BrokenBarrierError):
             raise error
