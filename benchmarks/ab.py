@@ -17,21 +17,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib
 import statistics
 import time
 
-import frontier as fr
-import primitives
+from primitive_calls import CALLS
 
-CALLS = {
-    "bfs": lambda G, root: primitives.bfs(G, source=root),
-    "dobfs": lambda G, root: primitives.dobfs(G, source=root),
-    "sssp": lambda G, root: primitives.sssp(G, source=root),
-    "cc": lambda G, root: primitives.connected_components(G),
-    "pagerank": lambda G, root: primitives.pagerank(G),
-    "bc": lambda G, root: primitives.betweenness_centrality(G, k=1, seed=0),
-}
+import frontier as fr
 
 
 def parse_variant(text: str) -> list[tuple[object, str, object]]:
@@ -47,12 +40,17 @@ def parse_variant(text: str) -> list[tuple[object, str, object]]:
     return settings
 
 
-def apply(settings) -> list[tuple[object, str, object]]:
-    """Set the constants; return what restores them."""
+@contextlib.contextmanager
+def applied(settings):
+    """The constants set to the given values for the ``with`` block, then restored."""
     previous = [(module, name, getattr(module, name)) for module, name, _ in settings]
-    for module, name, value in settings:
-        setattr(module, name, value)
-    return previous
+    try:
+        for module, name, value in settings:
+            setattr(module, name, value)
+        yield
+    finally:
+        for module, name, value in previous:
+            setattr(module, name, value)
 
 
 def timed_call(call, G, root, device) -> float:
@@ -94,11 +92,8 @@ def main() -> None:
             # runs measurably slower, and no variant should always take it.
             shift = round_ % len(variants)
             for label, settings in variants[shift:] + variants[:shift]:
-                previous = apply(settings)
-                try:
+                with applied(settings):
                     seconds = timed_call(CALLS[name], graph, root, device)
-                finally:
-                    apply(previous)
                 if round_:
                     times[name, label].append(seconds)
     print(f"{G}, root {root}, {args.rounds} rounds on {device.name}; median (min) ms per call")

@@ -20,6 +20,7 @@ import argparse
 import sys
 
 import numpy as np
+from ab import applied
 from distributed_largest import check_levels
 
 import frontier as fr
@@ -36,14 +37,8 @@ SWITCHES = {
 
 
 def run(D, root: int, settings) -> tuple[np.ndarray, str]:
-    saved = [(module, name, getattr(module, name)) for module, name, _ in settings]
-    for module, name, value in settings:
-        setattr(module, name, value)
-    try:
+    with applied(settings):
         result = bfs(D, root)
-    finally:
-        for module, name, value in saved:
-            setattr(module, name, value)
     depth = fr.to_numpy(result.depth)
     del result
     try:
