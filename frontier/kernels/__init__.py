@@ -5,6 +5,7 @@
   :mod:`frontier.operators.fused`;
 * :mod:`.compact`: positions of a mask's true entries (or a bitmap's bits);
 * :mod:`.changes`: which listed slots differ from a snapshot;
+* :mod:`.masked`: a sum over the entries a mask selects;
 * :mod:`.merge`: offered values combined into owned ones (multi-device);
 * :mod:`.edges`, :mod:`.workspace`, :mod:`.module`: what the kernels share.
 

@@ -27,10 +27,11 @@ import numpy as np
 
 from ..build import csr_from_stream
 from ..device import Device, is_mpi, resolve_devices, to_numpy
-from ..graph import ARC_BATCH, Graph
+from ..graph import ARC_BATCH, Graph, index_dtype
+from ..kernels import compact
 from ..memory import device_memory_guard
 from ..progress import Progress
-from .enactor import PlacedPart
+from .enactor import PlacedPart, owner_dtype
 
 
 @dataclass(eq=False)
@@ -246,7 +247,7 @@ def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Devi
         reporter = Progress(f"part {index}", progress and slot == 0)
         try:
             with device.activate(), device_memory_guard(device, f"building part {index}"):
-                slot_owner = device.asarray(owner)
+                slot_owner = device.asarray(owner.astype(owner_dtype(num_parts), copy=False))
                 rows = slot_owner == index
                 graph = make_part(rows, device, reporter)
                 built[slot] = _placed(graph, slot_owner, rows, index, num_parts)
@@ -305,7 +306,7 @@ def _placed(graph: Graph, slot_owner, rows, index: int, num_parts: int):
         crossing += int(xp.count_nonzero(out & rows[tails]))
         remote[heads[out]] = True
         loops += int(xp.count_nonzero(tails == heads))
-    owned = xp.flatnonzero(rows)
+    owned = compact.flatnonzero(rows, index_dtype(graph.num_vertices))
     part = PlacedPart(index, graph, owned, owned, rows, slot_owner,
                       {peer: owned for peer in range(num_parts) if peer != index})
     stats = np.zeros(2 * num_parts + 3, dtype=np.int64)

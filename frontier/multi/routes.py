@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..graph import index_dtype
+from ..kernels import compact
 
 
 @dataclass
@@ -46,11 +47,10 @@ def selective(part, peers: list[int], communicator) -> dict[int, PeerLists]:
     order, this device's ``part.copied_by[peer]``; the proxies here that the
     peer owns, in slot order, are its ``copied_by`` of this device. So both
     lists are known locally and nothing is exchanged to build them."""
-    xp = part.graph.xp
     dtype = index_dtype(part.num_slots)
     lists = {}
     for peer in peers:
-        proxies = xp.flatnonzero(part.slot_owner == peer).astype(dtype, copy=False)
+        proxies = compact.flatnonzero(part.slot_owner == peer, dtype)
         copied = part.copied_by[peer]
         lists[peer] = PeerLists(proxies, copied, copied, proxies)
     return lists
@@ -63,7 +63,7 @@ def broadcast(part, peers: list[int], communicator) -> dict[int, PeerLists]:
     xp = part.graph.xp
     dtype = index_dtype(part.num_slots)
     table = part.graph.vertex_slots
-    proxies = xp.flatnonzero(~part.is_owned).astype(dtype, copy=False)
+    proxies = compact.flatnonzero(~part.is_owned, dtype)
     owned = part.owned.astype(dtype, copy=False)
 
     def caller_ids(slots):

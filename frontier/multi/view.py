@@ -11,6 +11,7 @@ import numpy as np
 
 from ..device import to_numpy
 from ..graph import index_dtype
+from ..kernels.masked import masked_sum
 
 
 def _scalar(value):
@@ -60,4 +61,4 @@ class PartView:
         return self.comm.allreduce(_scalar(value), op)
 
     def vertex_sum(self, values):
-        return self.comm.allreduce(_scalar(values[self.part.owned].sum()), "sum")
+        return self.comm.allreduce(_scalar(masked_sum(values, self.part.is_owned)), "sum")
