@@ -22,12 +22,18 @@ def sum_dtype(dtype) -> np.dtype:
     return np.zeros(0, dtype=dtype).sum().dtype
 
 
+#: The C type of each sum type.
+_C_TYPES = {"int64": "long long", "uint64": "unsigned long long", "float16": "float16",
+            "float32": "float", "float64": "double"}
+
+
 @functools.cache
 def _kernel(total_type: str):
     import cupy
 
+    c_type = _C_TYPES[total_type]
     return cupy.ReductionKernel("T value, bool selected", f"{total_type} total",
-                                f"selected ? ({total_type})value : ({total_type})0", "a + b",
+                                f"selected ? ({c_type})value : ({c_type})0", "a + b",
                                 "total = a", "0", f"frontier_masked_sum_{total_type}")
 
 
