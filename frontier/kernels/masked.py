@@ -37,10 +37,23 @@ def _kernel(total_type: str):
                                 "total = a", "0", f"frontier_masked_sum_{total_type}")
 
 
+#: Entries one block of the reduction sums: CuPy runs a reduction to one
+#: value in a single block (13 ms for 2^24 entries on an H200), so the
+#: entries are summed by rows, one block each, and the row sums by CuPy.
+ROW = 1 << 14
+
+
 def masked_sum(values, mask):
-    """``values[mask].sum()`` for a 1-d array and a bool mask of its length,
-    in NumPy's sum type, with no gathered copy (a 0-d array on GPUs)."""
+    """``values[mask].sum()`` for a 1-d contiguous array and a bool mask of
+    its length, in NumPy's sum type, with no gathered copy (a 0-d array on
+    GPUs)."""
     total_type = sum_dtype(values.dtype)
     if array_namespace(values) is np:
         return np.sum(values, where=mask, dtype=total_type)
-    return _kernel(total_type.name)(values, mask)
+    kernel = _kernel(total_type.name)
+    whole = len(values) // ROW * ROW
+    total = kernel(values[whole:], mask[whole:])  # fewer than ROW entries
+    if whole:
+        rows = kernel(values[:whole].reshape(-1, ROW), mask[:whole].reshape(-1, ROW), axis=1)
+        total += rows.sum()
+    return total
