@@ -123,7 +123,7 @@ def main() -> int:
 
     # Every kernel the runs use, compiled on every device before anything is
     # timed: a first PageRank otherwise includes seconds of compilation.
-    small = fr.generators.kronecker_parts(10, devices=devices)
+    small = fr.generators.kronecker_parts(15, devices=devices)
     bfs(small, 0)
     pagerank(small)
     del small
