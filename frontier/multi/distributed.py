@@ -240,6 +240,7 @@ def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Devi
     num_parts = len(devices) if communicator is None else communicator.size
     first = 0 if communicator is None else communicator.rank
     owner = random_partition(_Vertices(num_vertices), num_parts, partition_seed)
+    compact_owner = owner.astype(owner_dtype(num_parts), copy=False)  # once, for every device
     built: list = [None] * len(devices)
 
     def build(slot: int) -> None:
@@ -247,7 +248,7 @@ def _distribute(make_part, num_vertices: int, directed: bool, devices: list[Devi
         reporter = Progress(f"part {index}", progress and slot == 0)
         try:
             with device.activate(), device_memory_guard(device, f"building part {index}"):
-                slot_owner = device.asarray(owner.astype(owner_dtype(num_parts), copy=False))
+                slot_owner = device.asarray(compact_owner)
                 rows = slot_owner == index
                 graph = make_part(rows, device, reporter)
                 built[slot] = _placed(graph, slot_owner, rows, index, num_parts)
