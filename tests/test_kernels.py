@@ -80,10 +80,48 @@ def check_claim_push(edges, seed, chunk):
         assert fused_pred[v] in frontier_set and (fused_pred[v], v) in edge_set
 
 
+# (WARP_PULL_MIN, HUB_PULL_MIN): which candidates a thread, a warp or the
+# grid scans (one in-degree bound each)
+PULL_SCANS = {"thread": (1 << 40, 1 << 40), "warp": (0, 1 << 40), "hub": (0, 0),
+              "mixed": (3, 10)}
+
+
 @settings(max_examples=30, deadline=None)
 @given(edges=edge_lists(max_vertices=300, max_edges=2000), seed=st.integers(0, 2**31),
-       use_among=st.booleans())
-def test_claim_pull_matches_general_path(edges, seed, use_among):
+       use_among=st.booleans(), scan=st.sampled_from(sorted(PULL_SCANS)))
+def test_claim_pull_matches_general_path(edges, seed, use_among, scan):
+    """The pull kernels claim what the general path claims, whether each
+    candidate's in-edges are scanned by a thread, a warp or the whole grid."""
+    with pull_scans(scan):
+        check_claim_pull(edges, seed, use_among)
+
+
+def pull_scans(scan: str):
+    """The pull kernels' degree bounds set for ``scan`` (a context manager)."""
+    warp_min, hub_min = PULL_SCANS[scan]
+    return mock.patch.multiple(kernels, WARP_PULL_MIN=warp_min, HUB_PULL_MIN=hub_min)
+
+
+@pytest.mark.parametrize("scan", sorted(PULL_SCANS))
+def test_claim_pull_finds_the_last_in_edge(scan):
+    """A candidate whose only frontier in-neighbour is the last of 100 is
+    claimed from it, however its in-edges are scanned (for a warp the hit
+    comes in a late round)."""
+    sources = np.arange(1, 101)
+    G = fr.Graph.from_edges(sources, np.zeros(100, dtype=np.int64), directed=True,
+                            device="cuda:0")
+    labels = G.xp.full(G.num_vertices, -1, dtype=np.int32)
+    labels[100] = 0
+    pred = G.xp.full(G.num_vertices, -1, dtype=np.int32)
+    with pull_scans(scan):
+        out = fr.advance(G, G.xp.asarray([100]), fr.functors.ClaimUnvisited(labels, 1, pred),
+                         direction="pull")
+    assert host(out.ids).tolist() == [0] and out.size == 1
+    assert int(labels[0]) == 1 and int(pred[0]) == 100
+    assert (host(labels)[1:100] == -1).all()
+
+
+def check_claim_pull(edges, seed, use_among):
     G = edges.graph("cuda:0")
     xp = G.xp
     rng = np.random.default_rng(seed)

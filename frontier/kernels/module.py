@@ -41,6 +41,7 @@ _DISTANCE = ("float", "double")
 _TRAVERSAL = tuple(
     [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"claim_pull_hubs<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_small<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_dense<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"relax_push<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
@@ -51,7 +52,7 @@ _TRAVERSAL = tuple(
        for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + [f"degree_scan<{v}>" for v in _VERTEX]
-    + ["labels_to_bits", "tile_starts"]
+    + ["flags_to_bits<int>", "flags_to_bits<bool>", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT
        for t in ("float", "double")]
@@ -78,7 +79,8 @@ _NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COM
 
 def kernel(name: str, *types, source: str = "traversal.cu"):
     """The compiled kernel ``name<types...>`` from ``source`` (a .cu file
-    here); a bool among ``types`` is a ``true``/``false`` template argument."""
+    here); a bool among ``types`` is a ``true``/``false`` template argument,
+    and the dtype ``bool`` the type ``bool``."""
     import cupy
 
     return _function(name, types, source, cupy.cuda.Device().id)
@@ -88,7 +90,8 @@ def kernel(name: str, *types, source: str = "traversal.cu"):
 def _function(name: str, types: tuple, source: str, gpu: int):
     """The kernel, looked up once per GPU (a lookup costs a few microseconds,
     which a level of a long, thin traversal pays several times)."""
-    arguments = [str(t).lower() if isinstance(t, bool) else ctype(t) for t in types]
+    arguments = [str(t).lower() if isinstance(t, bool)
+                 else "bool" if np.dtype(t) == np.bool_ else ctype(t) for t in types]
     expression = f"{name}<{', '.join(arguments)}>" if types else name
     return _module(source, _NAMES[source], gpu).get_function(expression)
 

@@ -175,13 +175,15 @@ __device__ __forceinline__ bool test_and_set(unsigned int* bits, long long v) {
     return !(atomicOr(word, bit) & bit);
 }
 
-// visited bit v = (labels[v] != -1), one warp per 32-vertex word.
-__global__ void labels_to_bits(const int* labels, long long n, unsigned int* bits) {
+// Bit v of `bits` = (values[v] != unset), one warp per 32-vertex word: a
+// visited bitmap from BFS labels (unset -1), a frontier's from its mask.
+template <typename T>
+__global__ void flags_to_bits(const T* values, T unset, long long n, unsigned int* bits) {
     long long stride = (long long)gridDim.x * blockDim.x;
     long long rounds = (n + stride - 1) / stride;
     long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     for (long long r = 0; r < rounds; ++r, v += stride) {
-        unsigned int word = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
+        unsigned int word = __ballot_sync(FULL_MASK, v < n && values[v] != unset);
         if ((threadIdx.x & 31) == 0 && v < n) bits[v >> 5] = word;
     }
 }
@@ -262,32 +264,88 @@ __global__ void claim_push_small(const long long* offsets, const V* columns, con
     }
 }
 
-// BFS pull: every candidate without a label scans its in-edges and takes the
-// first source that is in the frontier (early exit).
+// BFS pull: every candidate without a label looks over its in-edges for a
+// source in the frontier (`active`, a bitmap) and takes the first it finds.
+// How a candidate is scanned depends on its in-degree d: d <= warp_min, by
+// its thread alone; up to hub_min, by its thread's whole warp, 32 in-edges a
+// round (one coalesced load), stopping at the first round with a hit; above
+// hub_min it is only appended to `hubs`, whose in-edges claim_pull_hubs
+// spreads over the whole grid. So no thread or warp walks a hub's edges
+// while the rest of the device waits.
 template <typename V, typename P>
 __global__ void claim_pull(const long long* in_offsets, const V* in_sources, long long n,
-                           const bool* among, const bool* active,
-                           int* labels, int value, P* predecessor, bool* out,
-                           u64* out_count) {
+                           const bool* among, const unsigned int* active, long long warp_min,
+                           long long hub_min, int* labels, int value, P* predecessor,
+                           bool* out, V* hubs, u64* hub_count) {
     long long stride = (long long)gridDim.x * blockDim.x;
-    unsigned int found = 0;
-    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
-        if (among && !among[v]) continue;
-        if (labels[v] != -1) continue;
-        long long end = in_offsets[v + 1];
-        for (long long i = in_offsets[v]; i < end; ++i) {
+    long long rounds = (n + stride - 1) / stride;
+    long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
+        long long begin = 0, end = 0;
+        if (v < n && (!among || among[v]) && labels[v] == -1) {
+            begin = in_offsets[v];
+            end = in_offsets[v + 1];
+        }
+        bool hub = end - begin > hub_min;
+        warp_append(hub, (V)v, hubs, hub_count);
+        if (hub) end = begin;
+        bool alone = end - begin <= warp_min;
+        for (unsigned int long_lists = __ballot_sync(FULL_MASK, !alone); long_lists;
+             long_lists &= long_lists - 1) {
+            int owner = __ffs(long_lists) - 1;
+            long long target = __shfl_sync(FULL_MASK, v, owner);
+            long long stop = __shfl_sync(FULL_MASK, end, owner);
+            for (long long first = __shfl_sync(FULL_MASK, begin, owner); first < stop;
+                 first += 32) {
+                V src = 0;
+                bool hit = false;
+                if (first + lane < stop) {
+                    src = in_sources[first + lane];
+                    hit = (active[src >> 5] >> (src & 31)) & 1u;
+                }
+                unsigned int hits = __ballot_sync(FULL_MASK, hit);
+                if (hits) {
+                    if (lane == __ffs(hits) - 1) {
+                        labels[target] = value;
+                        if (predecessor) predecessor[target] = (P)src;
+                        out[target] = true;
+                    }
+                    break;
+                }
+            }
+        }
+        if (!alone) continue;
+        for (long long i = begin; i < end; ++i) {
             V src = in_sources[i];
-            if (active[src]) {
+            if ((active[src >> 5] >> (src & 31)) & 1u) {
                 labels[v] = value;
                 if (predecessor) predecessor[v] = (P)src;
                 out[v] = true;
-                ++found;
                 break;
             }
         }
     }
-    for (int shift = 16; shift > 0; shift >>= 1) found += __shfl_down_sync(FULL_MASK, found, shift);
-    if ((threadIdx.x & 31) == 0 && found) atomicAdd(out_count, (u64)found);
+}
+
+// BFS pull for the hubs claim_pull set aside: their in-edges, spread over the
+// grid (for_each_edge over the CSC). The first edge from the frontier to claim
+// a hub wins; once a hub has its label, its other edges are skipped.
+template <typename V, typename P>
+__global__ void claim_pull_hubs(const long long* in_offsets, const V* in_sources,
+                                const V* hubs, const long long* ends, long long count,
+                                long long total, const long long* tile_first,
+                                const unsigned int* active, int* labels, int value,
+                                P* predecessor, bool* out) {
+    for_each_edge(in_offsets, hubs, ends, count, total, tile_first,
+                  [&](bool valid, long long, V hub, long long edge) {
+        if (!valid || labels[hub] != -1) return;
+        V src = in_sources[edge];
+        if (((active[src >> 5] >> (src & 31)) & 1u) && atomicCAS(labels + hub, -1, value) == -1) {
+            if (predecessor) predecessor[hub] = (P)src;
+            out[hub] = true;
+        }
+    });
 }
 
 // Atomic minimum of a float or double of either sign, on its bit pattern;

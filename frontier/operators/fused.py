@@ -33,6 +33,15 @@ DENSE_MIN_VERTICES = 1 << 19
 # SMALL_MAX_DEGREE takes one thread per vertex (no scan, one launch).
 SMALL_MAX_DEGREE = 64
 SMALL_MAX_EDGES = 1 << 16
+# A pull candidate with at most WARP_PULL_MIN in-edges is scanned by one
+# thread, with at most HUB_PULL_MIN by a warp, 32 in-edges a round; a hub
+# with more has its in-edges spread over the whole grid (claim_pull_hubs).
+# DOBFS from the hub on one H200 (benchmarks/ab.py, 2026-11-24): warp scans
+# from 32, 128 and 1024 in-edges up took 1.04x, 1.00x, 1.00x the time of no
+# warp scans at Kronecker 24, 1.10x, 1.04x, 1.01x at 26 (Kronecker's
+# candidates mostly find a parent in their first few in-edges).
+WARP_PULL_MIN = 1024
+HUB_PULL_MIN = 1 << 14
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -103,13 +112,15 @@ def _output(graph, size: int):
             workspace.counter())
 
 
-def _visited_bits(graph, labels):
-    """A bitmap of ``labels != -1``, rebuilt from the labels (so it can never
-    be stale) into a reused buffer."""
-    n = graph.num_vertices
-    visited = workspace.bits(n)
-    kernel("labels_to_bits")((grid_for(n),), (256,), (labels, np.int64(n), visited))
-    return visited
+def _bits_unless(values, unset):
+    """A bitmap of ``values != unset`` (a visited set from BFS labels, a
+    frontier from its mask), rebuilt every call (so it can never be stale)
+    into a reused buffer."""
+    n = len(values)
+    bits = workspace.bits(n)
+    kernel("flags_to_bits", values.dtype)((grid_for(n),), (256,), (values, unset, np.int64(n),
+                                                                   bits))
+    return bits
 
 
 def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
@@ -124,7 +135,7 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
             and graph.num_vertices >= DENSE_MIN_VERTICES:
         # Large level: a visited bitmap (L2-resident) and a dense output.
         out = graph.xp.zeros(graph.num_vertices, dtype=bool)
-        edges.launch("claim_push_dense", types, _visited_bits(graph, functor.labels),
+        edges.launch("claim_push_dense", types, _bits_unless(functor.labels, np.int32(-1)),
                      functor.labels, np.int32(functor.value), pointer(predecessor), out)
         return Frontier(graph.num_vertices, graph.device, mask=out)
     out, out_count = _output(graph, edges.total)
@@ -149,23 +160,33 @@ def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
 
 
 def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
-    xp = graph.xp
+    """Pull: one kernel over the candidates, then one over the in-edges of
+    the hubs it set aside, if any. One device read (the hub count); the
+    output's size is counted when it is first asked for, by the compaction
+    that makes its ids."""
     n = graph.num_vertices
     in_edges = graph.in_edges()
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
-    out = xp.zeros(n, dtype=bool)
-    out_count = workspace.counter()
+    out = graph.xp.zeros(n, dtype=bool)
     predecessor = functor.predecessor
-    pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
-    if n:
-        kernel("claim_pull", graph.columns.dtype, pred_type)(
-            (grid_for(n),), (256,),
-            (in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask),
-             frontier.mask, functor.labels, np.int32(functor.value), pointer(predecessor),
-             out, out_count))
-    result = Frontier(n, graph.device, mask=out)
-    result._size = workspace.read_last(out_count)
-    return result
+    types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    if n == 0:
+        return Frontier(n, graph.device, mask=out)
+    active = _bits_unless(frontier.mask, np.bool_(False))
+    # at most one hub per HUB_PULL_MIN + 1 arcs
+    hubs = graph.xp.empty(min(n, len(in_edges.sources) // (HUB_PULL_MIN + 1)) + 1,
+                          dtype=graph.columns.dtype)
+    hub_count = workspace.counter()
+    kernel("claim_pull", *types)((grid_for(n),), (256,), (
+        in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask), active,
+        np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN), functor.labels,
+        np.int32(functor.value), pointer(predecessor), out, hubs, hub_count))
+    found_hubs = workspace.read_last(hub_count)
+    if found_hubs:
+        edges_of(graph, hubs[:found_hubs], incoming=True).launch(
+            "claim_pull_hubs", types, active, functor.labels, np.int32(functor.value),
+            pointer(predecessor), out)
+    return Frontier(n, graph.device, mask=out)
 
 
 def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
