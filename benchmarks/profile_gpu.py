@@ -12,6 +12,7 @@ internal time. A development tool: figures for docs/benchmarks.md come from
     python benchmarks/profile_gpu.py path bfs,sssp          # a 1 x 20000 grid, host
         # work per level: launches are not made blocking, and the table is
         # per level (calls and microseconds of each function)
+    python benchmarks/profile_gpu.py 20 sssp-narrow         # SSSP with delta=2
     python benchmarks/profile_gpu.py 14 bfs,sssp calls      # host work per call of a
         # small graph: 20 calls profiled, launches not blocking, table per call
 """
@@ -33,8 +34,10 @@ import frontier as fr  # noqa: E402
 import primitives  # noqa: E402
 
 # PageRank to a tighter tolerance than NetworkX's: more iterations to profile.
+# SSSP with a narrow near/far split (weights 1..64): many iterations to profile.
 CALLS = {**STANDARD_CALLS,
-         "pagerank": lambda G, root: primitives.pagerank(G, tol=1e-6 / G.num_vertices)}
+         "pagerank": lambda G, root: primitives.pagerank(G, tol=1e-6 / G.num_vertices),
+         "sssp-narrow": lambda G, root: primitives.sssp(G, source=root, delta=2.0)}
 
 
 def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> None:
@@ -43,14 +46,14 @@ def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> N
         weighted = fr.generators.grid(1, 20_000, weights=(1, 64), device="cuda:0")
     else:
         G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0")
-        weighted = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64),
-                                           device="cuda:0") if "sssp" in names else None
+        weighted = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64), device="cuda:0") \
+            if any(n.startswith("sssp") for n in names) else None
     degree = fr.to_numpy(G.out_degree())
     root = int(degree.argmax() // 2 + 1)
     while degree[root] == 0:
         root += 1
     for name in names:
-        graph = weighted if name == "sssp" else G
+        graph = weighted if name.startswith("sssp") else G
         CALLS[name](graph, root)
         fr.get_device("cuda:0").synchronize()
         profile = cProfile.Profile()
