@@ -1,5 +1,12 @@
-"""The memory-bandwidth ceiling: a device-to-device copy, counted as bytes
-read plus bytes written, timed with CUDA events (median of 20 after warm-up).
+"""Memory ceilings, timed with CUDA events (median of 20 after warm-up):
+
+* the device-to-device copy rate, counted as bytes read plus bytes written;
+* random reads: 2^28 loads from a table at uniformly random positions (the
+  positions streamed from an index array), per second, for tables the size
+  of the random reads the traversal kernels make: a visited bitmap (4-byte
+  words, 2 MiB at 2^24 vertices), int32 labels and float64 values of 2^24
+  and 2^26 vertices. One load fetches a 32-byte sector, so this is the
+  ceiling of a kernel that makes one random read per edge.
 
     python benchmarks/bandwidth.py [GiB]
 """
@@ -9,24 +16,71 @@ from statistics import median
 
 import cupy as cp
 
+# Each thread XORs the entries it loads; the sink is written only if the
+# result is impossible, so the loads cannot be dropped and nothing is stored.
+_RANDOM_READS = r"""
+template <typename T>
+__global__ void random_reads(const unsigned int* positions, long long count, const T* table,
+                             T* sink) {
+    T mixed = 0;
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+        mixed ^= table[positions[i]];
+    if (mixed == (T)0x5eed5eed) sink[0] = mixed;
+}
+"""
+#: (label, table entries, dtype): the random-read tables measured
+TABLES = (("bitmap words, 2 MiB", 1 << 19, cp.uint32),
+          ("int32, 64 MiB", 1 << 24, cp.uint32),
+          ("float64, 128 MiB", 1 << 24, cp.uint64),
+          ("int32, 256 MiB", 1 << 26, cp.uint32),
+          ("float64, 512 MiB", 1 << 26, cp.uint64))
+
+
+def timed(call, repeat: int = 20) -> float:
+    """Median seconds of ``call()`` over ``repeat`` runs after three warm-ups."""
+    for _ in range(3):
+        call()
+    times = []
+    for _ in range(repeat):
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        call()
+        stop.record()
+        stop.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
+    return median(times)
+
 
 def copy_bandwidth(gib: float = 4.0, repeat: int = 20) -> float:
     """Device copy rate in bytes per second (read + write)."""
     count = int(gib * 2**30) // 8
     source = cp.random.default_rng(0).random(count)
     target = cp.empty_like(source)
-    for _ in range(3):
+
+    def copy():
         target[...] = source
-    times = []
-    for _ in range(repeat):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        target[...] = source
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
+
+    seconds = timed(copy, repeat)
     assert bool((target == source).all())
-    return 2 * source.nbytes / median(times)
+    return 2 * source.nbytes / seconds
+
+
+def random_read_rate(entries: int, dtype, count: int = 1 << 28) -> float:
+    """Loads per second from a table of ``entries`` at random positions."""
+    module = cp.RawModule(code=_RANDOM_READS, options=("-std=c++17",),
+                          name_expressions=["random_reads<unsigned int>",
+                                            "random_reads<unsigned long long>"])
+    name = "random_reads<unsigned int>" if dtype == cp.uint32 else \
+        "random_reads<unsigned long long>"
+    kernel = module.get_function(name)
+    positions = cp.random.RandomState(1).randint(0, entries, size=count,
+                                                 dtype=cp.int32).view(cp.uint32)
+    table = cp.arange(entries, dtype=dtype)
+    sink = cp.zeros(1, dtype=dtype)
+    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * 8
+    seconds = timed(lambda: kernel((blocks,), (256,), (positions, cp.int64(count), table, sink)))
+    return count / seconds
 
 
 if __name__ == "__main__":
@@ -34,3 +88,7 @@ if __name__ == "__main__":
     name = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     print(f"device copy, {gib:g} GiB on {name}: {copy_bandwidth(gib) / 1e12:.2f} TB/s "
           "(read + write)")
+    for label, entries, dtype in TABLES:
+        rate = random_read_rate(entries, dtype)
+        print(f"random reads from a table of {label}: {rate / 1e9:.1f} G loads/s "
+              f"({rate * 32 / 1e12:.2f} TB/s in 32-byte sectors)")

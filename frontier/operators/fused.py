@@ -112,6 +112,13 @@ def _output(graph, size: int):
             workspace.counter())
 
 
+def _claimed(graph, out, out_count) -> Frontier:
+    """The ids a claiming kernel appended to ``out`` (each once), after one
+    read of their count."""
+    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
+                    distinct=True)
+
+
 def _bits_unless(values, unset):
     """A bitmap of ``values != unset`` (a visited set from BFS labels, a
     frontier from its mask), rebuilt every call (so it can never be stale)
@@ -141,8 +148,7 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     out, out_count = _output(graph, edges.total)
     edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
                  pointer(predecessor), out, out_count)
-    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
-                    distinct=True)
+    return _claimed(graph, out, out_count)
 
 
 def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
@@ -155,8 +161,7 @@ def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
             (grid_for(len(ids)),), (256,),
             (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
              functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
-    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
-                    distinct=True)
+    return _claimed(graph, out, out_count)
 
 
 def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
