@@ -28,6 +28,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 DEVICES = ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)]
 
 
+def pytest_runtest_setup(item):
+    """A test marked ``multi_gpu`` fails at once, before any example runs,
+    on a machine with fewer than two GPUs: it is not skipped, since a
+    skipped test would pass for one that was never run."""
+    if item.get_closest_marker("multi_gpu") is not None:
+        from frontier.device import gpu_count
+
+        if gpu_count() < 2:
+            pytest.fail(f"{item.name} needs two GPUs: run it on a 2-GPU machine, or "
+                        "`pytest -m 'gpu and not multi_gpu'` on one GPU")
+
+
 @pytest.fixture(params=DEVICES)
 def device(request):
     """A device name: ``cpu``, and ``cuda:0`` for tests marked ``gpu``."""

@@ -107,9 +107,8 @@ def test_the_command_line_builds_parts(capsys):
 
 
 @pytest.mark.gpu
+@pytest.mark.multi_gpu
 def test_parts_built_on_two_gpus_give_one_gpus_answer():
-    if fr.device.gpu_count() < 2:
-        pytest.fail("needs two GPUs (run it on a 2-GPU machine)")
     G = kronecker(12, seed=2, device="cuda:0")
     D = kronecker_parts(12, seed=2, devices=["cuda:0", "cuda:1"], chunk_edges=10_000,
                         sort_arcs=20_000)

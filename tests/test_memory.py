@@ -80,9 +80,8 @@ def test_a_graph_over_one_capped_device_runs_on_two():
 
 
 @pytest.mark.gpu
+@pytest.mark.multi_gpu
 def test_a_graph_over_one_capped_gpu_runs_on_two():
-    if fr.device.gpu_count() < 2:
-        pytest.fail("needs two GPUs (run it on a 2-GPU machine)")
     _capped_graph_runs_on_two("cuda:0", ["cuda:0", "cuda:1"])
 
 

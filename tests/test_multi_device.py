@@ -124,6 +124,7 @@ def test_matrix_on_virtual_devices(name, count, partition, duplication, communic
 
 
 @pytest.mark.gpu
+@pytest.mark.multi_gpu
 @pytest.mark.parametrize("communication", ["selective", "broadcast"])
 @pytest.mark.parametrize("duplication", ["all", "one_hop"])
 @pytest.mark.parametrize("partition", PARTITIONS, ids=PARTITION_IDS)
@@ -131,8 +132,6 @@ def test_matrix_on_virtual_devices(name, count, partition, duplication, communic
 @matrix_settings
 @given(edges=small_graphs)
 def test_matrix_on_two_gpus(name, partition, duplication, communication, edges):
-    if fr.device.gpu_count() < 2:
-        pytest.fail("test_matrix_on_two_gpus needs two GPUs (run it on a 2-GPU machine)")
     check_cell(name, edges, ["cuda:0", "cuda:1"], partition, duplication, communication,
                home="cuda:0")
 

@@ -204,13 +204,12 @@ def test_arc_batches_accept_and_reject_like_one_pass(case, batch, data):
 
 
 @pytest.mark.gpu
+@pytest.mark.multi_gpu
 def test_a_part_on_the_second_gpu_is_checked_there():
     """edge_levels on a graph on cuda:1 called with cuda:0 current: the
     checks run on cuda:1, after the copy of the host depths (read from
     cuda:0 they once raced that copy). A correct BFS passes; a corrupted
     depth still fails."""
-    if fr.device.gpu_count() < 2:
-        pytest.fail("needs two GPUs (run it on a 2-GPU machine)")
     import cupy
 
     from primitives import bfs
