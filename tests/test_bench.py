@@ -462,3 +462,23 @@ def test_betweenness_source_lies_in_the_giant_component(seed):
     labels = to_numpy(connected_components(G).labels)
     sizes = np.bincount(labels)
     assert sizes[labels[source]] == sizes.max() > 1
+
+
+def test_the_sssp_width_script_counts_relaxations(tmp_path):
+    """benchmarks/sssp_delta.py on a connected grid: every arc is relaxed at
+    least once, and the plain Bellman-Ford (delta=inf) relaxes more than a
+    narrow split does."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "widths.json"
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "sssp_delta.py"),
+                           "--grid", "30x30", "--deltas", "1,inf", "--roots", "1",
+                           "--repeat", "1", "--json", str(out)],
+                          capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    narrow, plain = json.loads(out.read_text())["rows"]
+    assert narrow["relaxations_per_arc"] >= 1.0
+    assert plain["relaxations_per_arc"] > narrow["relaxations_per_arc"]
+    assert plain["iterations"] < narrow["iterations"]
