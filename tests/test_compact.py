@@ -31,8 +31,10 @@ def test_positions_of_a_mask_and_of_its_bitmap(device, length, density, seed, dt
     mask = _mask(length, density, seed)
     want = np.flatnonzero(mask)
     bits = on.asarray(np.packbits(mask))
-    for vector_loads in (True, False):  # 16 flags per thread, and one flag per thread
-        with mock.patch.object(compact, "VECTOR_LOADS", vector_loads):
+    for vector_loads, fused_scan in ((True, 1 << 40), (False, 1 << 40), (True, 0)):
+        # 16 flags per thread or one; tile counts scanned by the count kernel or by CuPy
+        with mock.patch.multiple(compact, VECTOR_LOADS=vector_loads,
+                                 FUSED_SCAN_MAX_TILES=fused_scan):
             found = [compact.flatnonzero(on.asarray(mask), dtype),
                      compact.bit_positions(bits, length, dtype),
                      compact.bit_positions(bits, length, dtype, count=len(want))]  # no read
@@ -68,3 +70,17 @@ def test_where_is_boolean_indexing(device, values, seed):
     keep = np.random.default_rng(seed).random(len(values)) < 0.4
     np.testing.assert_array_equal(to_numpy(compact.where(on.asarray(values), on.asarray(keep))),
                                   values[keep])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tiles", [4096, 4097, 4096 * 2 + 3])
+def test_the_count_kernels_scan_runs_over_chunks(tiles):
+    """Tile counts filling one chunk of the in-kernel scan (4,096), and
+    more: the carry from chunk to chunk, with both count kernels."""
+    mask = _mask(tiles * TILE - 5, 0.3, tiles)
+    want = np.flatnonzero(mask)
+    on_gpu = get_device("cuda:0").asarray(mask)
+    for vector_loads in (True, False):
+        with mock.patch.multiple(compact, VECTOR_LOADS=vector_loads,
+                                 FUSED_SCAN_MAX_TILES=1 << 40):
+            np.testing.assert_array_equal(to_numpy(compact.flatnonzero(on_gpu)), want)

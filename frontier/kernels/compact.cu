@@ -3,7 +3,9 @@
 // in ascending order. Two passes over the flags: compact_count counts each
 // tile's flags, an inclusive scan of the counts gives every tile its first
 // output slot, and compact_write writes the positions, a warp ballot and a
-// block-wide prefix per round keeping them in order.
+// block-wide prefix per round keeping them in order. Given a zeroed
+// `ticket`, the count kernel's last block to finish also does the scan, in
+// place (no separate launch).
 
 #define COMPACT_THREADS 256
 #define COMPACT_ROUNDS 16
@@ -31,9 +33,64 @@ __device__ __forceinline__ void store_block_sum(int count, long long* counts) {
     }
 }
 
+// values[0..count) = their inclusive scan, in place, by one block: each
+// thread sums SCAN_ITEMS consecutive values, a block-wide scan of those sums
+// places them, and a carry runs from one chunk to the next. Loads bypass L1
+// (other blocks wrote the values).
+#define SCAN_ITEMS 16
+__device__ void block_scan_in_place(long long* values, long long count) {
+    __shared__ long long warp_totals[COMPACT_WARPS];
+    __shared__ long long carry;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) carry = 0;
+    __syncthreads();
+    for (long long base = 0; base < count; base += (long long)COMPACT_THREADS * SCAN_ITEMS) {
+        long long first = base + (long long)threadIdx.x * SCAN_ITEMS;
+        long long running[SCAN_ITEMS];
+        long long sum = 0;
+        for (int k = 0; k < SCAN_ITEMS; ++k) {
+            if (first + k < count) sum += __ldcg(values + first + k);
+            running[k] = sum;
+        }
+        long long inclusive = sum;
+        for (int step = 1; step < 32; step <<= 1) {
+            long long other = __shfl_up_sync(0xffffffffu, inclusive, step);
+            if (lane >= step) inclusive += other;
+        }
+        if (lane == 31) warp_totals[warp] = inclusive;
+        __syncthreads();
+        long long before = carry + inclusive - sum, chunk = 0;
+        for (int w = 0; w < COMPACT_WARPS; ++w) {
+            before += w < warp ? warp_totals[w] : 0;
+            chunk += warp_totals[w];
+        }
+        for (int k = 0; k < SCAN_ITEMS; ++k) {
+            if (first + k < count) values[first + k] = before + running[k];
+        }
+        __syncthreads();  // every thread has read carry and warp_totals
+        if (threadIdx.x == 0) carry += chunk;
+        __syncthreads();
+    }
+}
+
+// With a ticket (a zeroed counter): the last of the grid's blocks to store
+// its count turns counts into their inclusive scan. Each block's count is
+// fenced before it takes its ticket, so the last block sees them all.
+__device__ __forceinline__ void scan_if_last(long long* counts, unsigned long long* ticket) {
+    if (!ticket) return;
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1ull) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last) block_scan_in_place(counts, gridDim.x);
+}
+
 // counts[b] = number of flags set in tile b (COMPACT_TILE entries).
 template <bool Packed>
-__global__ void compact_count(const unsigned char* flags, long long n, long long* counts) {
+__global__ void compact_count(const unsigned char* flags, long long n, long long* counts,
+                              unsigned long long* ticket) {
     long long start = (long long)blockIdx.x * COMPACT_TILE;
     int count = 0;
     for (int k = 0; k < COMPACT_ROUNDS; ++k) {
@@ -41,6 +98,7 @@ __global__ void compact_count(const unsigned char* flags, long long n, long long
         if (i < n) count += flag_at<Packed>(flags, i);
     }
     store_block_sum(count, counts);
+    scan_if_last(counts, ticket);
 }
 
 // out[j] = position of the j-th set flag; ends = inclusive scan of counts.
@@ -105,10 +163,12 @@ __device__ __forceinline__ unsigned flags16(const unsigned char* flags, long lon
 }
 
 template <bool Packed>
-__global__ void compact_count_vector(const unsigned char* flags, long long n, long long* counts) {
+__global__ void compact_count_vector(const unsigned char* flags, long long n, long long* counts,
+                                     unsigned long long* ticket) {
     long long first = (long long)blockIdx.x * COMPACT_TILE + (long long)COMPACT_VECTOR * threadIdx.x;
     int count = first < n ? __popc(flags16<Packed>(flags, n, first)) : 0;
     store_block_sum(count, counts);
+    scan_if_last(counts, ticket);
 }
 
 // A grid of one block needs no `ends` (tile 0 starts at 0) and stores its

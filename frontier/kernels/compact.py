@@ -16,7 +16,7 @@ import numpy as np
 from ..device import array_namespace
 from ..graph import index_dtype
 from .module import kernel
-from .workspace import read_last
+from .workspace import counter, read_last
 
 # Entries one block takes (COMPACT_TILE in compact.cu).
 TILE = 256 * 16
@@ -24,6 +24,12 @@ TILE = 256 * 16
 #: mask that starts on a 16-byte boundary, or two bytes of a bitmap; positions
 #: staged in shared memory. False keeps the flag-per-thread kernels everywhere.
 VECTOR_LOADS = True
+#: Up to this many tiles (2^24 flags), the count kernel's last block scans
+#: the tile counts itself; more go to CuPy's cumsum. One H200, µs per call
+#: with its read (benchmarks/compaction.py, 2026-11-24), in-kernel scan
+#: against cumsum: 44 vs 66 at 2^20 flags, 53 vs 66 at 2^23, but 155 vs 109
+#: at 2^26 (16,384 tiles, one block scanning them). 0: always cumsum.
+FUSED_SCAN_MAX_TILES = 4096
 
 
 def flatnonzero(mask, dtype=np.int64):
@@ -74,9 +80,11 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
         return out[:read_last(total) if found is None else found]  # the one read
     counts = cupy.empty(tiles, dtype=np.int64)
     suffix = "_vector" if vector else ""
+    fused = tiles <= FUSED_SCAN_MAX_TILES
+    ticket = counter() if fused else np.uint64(0)  # null: no scan in the kernel
     kernel("compact_count" + suffix, packed, source="compact.cu")(
-        (tiles,), (256,), (flags, np.int64(length), counts))
-    ends = cupy.cumsum(counts)
+        (tiles,), (256,), (flags, np.int64(length), counts, ticket))
+    ends = counts if fused else cupy.cumsum(counts)
     if found is None:
         found = read_last(ends)  # the one device read
     out = cupy.empty(found, dtype=dtype)
