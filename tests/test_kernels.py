@@ -190,6 +190,7 @@ def check_relax_push(edges, seed):
     for v in np.flatnonzero(fused_pred >= 0).tolist():  # predecessor gives the distance
         p = int(fused_pred[v])
         assert any(fused_dist[p] + w == fused_dist[v] for w in weight_of[(p, v)])
+    assert (fused_pred[fused_dist < start] >= 0).all()  # every improved vertex has one
 
 
 @settings(max_examples=20, deadline=None)
