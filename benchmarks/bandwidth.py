@@ -1,4 +1,5 @@
-"""Memory ceilings, timed with CUDA events (median of 20 after warm-up):
+"""Memory ceilings, timed with CUDA events (median of 20 after three
+warm-up runs, ``frontier.bench.measure.median_ms``):
 
 * the device-to-device copy rate, counted as bytes read plus bytes written;
 * random reads: 2^28 loads from a table at uniformly random positions (the
@@ -11,10 +12,15 @@
     python benchmarks/bandwidth.py [GiB]
 """
 
+import functools
 import sys
-from statistics import median
 
 import cupy as cp
+
+import frontier as fr
+from frontier.bench.measure import median_ms
+
+GPU = fr.get_device("cuda:0")
 
 # Each thread XORs the entries it loads; the sink is written only if the
 # result is impossible, so the loads cannot be dropped and nothing is stored.
@@ -37,21 +43,6 @@ TABLES = (("bitmap words, 2 MiB", 1 << 19, cp.uint32),
           ("float64, 512 MiB", 1 << 26, cp.uint64))
 
 
-def timed(call, repeat: int = 20) -> float:
-    """Median seconds of ``call()`` over ``repeat`` runs after three warm-ups."""
-    for _ in range(3):
-        call()
-    times = []
-    for _ in range(repeat):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        call()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
-    return median(times)
-
-
 def copy_bandwidth(gib: float = 4.0, repeat: int = 20) -> float:
     """Device copy rate in bytes per second (read + write)."""
     count = int(gib * 2**30) // 8
@@ -61,26 +52,30 @@ def copy_bandwidth(gib: float = 4.0, repeat: int = 20) -> float:
     def copy():
         target[...] = source
 
-    seconds = timed(copy, repeat)
+    seconds = median_ms(GPU, copy, repeat) / 1e3
     assert bool((target == source).all())
     return 2 * source.nbytes / seconds
 
 
+@functools.cache
+def _random_reads_module():
+    return cp.RawModule(code=_RANDOM_READS, options=("-std=c++17",),
+                        name_expressions=["random_reads<unsigned int>",
+                                          "random_reads<unsigned long long>"])
+
+
 def random_read_rate(entries: int, dtype, count: int = 1 << 28) -> float:
     """Loads per second from a table of ``entries`` at random positions."""
-    module = cp.RawModule(code=_RANDOM_READS, options=("-std=c++17",),
-                          name_expressions=["random_reads<unsigned int>",
-                                            "random_reads<unsigned long long>"])
     name = "random_reads<unsigned int>" if dtype == cp.uint32 else \
         "random_reads<unsigned long long>"
-    kernel = module.get_function(name)
+    kernel = _random_reads_module().get_function(name)
     positions = cp.random.RandomState(1).randint(0, entries, size=count,
                                                  dtype=cp.int32).view(cp.uint32)
     table = cp.arange(entries, dtype=dtype)
     sink = cp.zeros(1, dtype=dtype)
     blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * 8
-    seconds = timed(lambda: kernel((blocks,), (256,), (positions, cp.int64(count), table, sink)))
-    return count / seconds
+    launch = functools.partial(kernel, (blocks,), (256,), (positions, cp.int64(count), table, sink))
+    return count / (median_ms(GPU, launch) / 1e3)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """How close PageRank's pull is to the gathers it cannot avoid, on one GPU.
 
-On a Kronecker graph, times (CUDA events, median of 20 after warm-up):
+On a Kronecker graph, times (CUDA events, median of 20 after three warm-up
+runs, ``frontier.bench.measure.median_ms``):
 
 * the gather floor: every in-edge's neighbour value read once
   (``values[sources[e]]`` for all arcs, float64), summed per thread, with no
@@ -16,13 +17,13 @@ On a Kronecker graph, times (CUDA events, median of 20 after warm-up):
 from __future__ import annotations
 
 import functools
-import statistics
 import sys
 
 import cupy as cp
 import numpy as np
 
 import frontier as fr
+from frontier.bench.measure import median_ms
 
 _GATHER = r"""
 template <typename T>
@@ -36,23 +37,9 @@ __global__ void gather_all(const int* sources, long long count, const T* values,
 """
 
 
-def median_ms(call, repeat: int = 20) -> float:
-    """Median milliseconds of ``call()`` after three warm-ups (CUDA events)."""
-    for _ in range(3):
-        call()
-    times = []
-    for _ in range(repeat):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        call()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
-    return statistics.median(times)
-
-
 def main(scale: int = 24) -> None:
-    G = fr.generators.kronecker(scale, 16, seed=0, device="cuda:0")
+    gpu = fr.get_device("cuda:0")
+    G = fr.generators.kronecker(scale, 16, seed=0, device=gpu)
     sources = G.in_edges().sources
     if sources.dtype != np.int32:
         raise SystemExit(f"expected int32 vertex ids, got {sources.dtype}")
@@ -64,12 +51,12 @@ def main(scale: int = 24) -> None:
     for name, table in (("double", values), ("float", values.astype(np.float32))):
         sink = cp.zeros(1, dtype=table.dtype)
         kernel = module.get_function(f"gather_all<{name}>")
-        ms = median_ms(functools.partial(kernel, (blocks,), (256,),
+        ms = median_ms(gpu, functools.partial(kernel, (blocks,), (256,),
                                          (sources, np.int64(len(sources)), table, sink)))
         print(f"gather floor, {name} values: {ms:.3f} ms "
               f"({len(sources) / ms / 1e6:.1f} G gathers/s)")
     functor = fr.functors.SourceValue(values)
-    ms = median_ms(lambda: fr.neighbor_reduce(G, functor, "sum"))
+    ms = median_ms(gpu, lambda: fr.neighbor_reduce(G, functor, "sum"))
     print(f"neighbor_reduce(SourceValue, sum), float64: {ms:.3f} ms "
           f"({len(sources) / ms / 1e6:.1f} G edges/s)")
 

@@ -3,22 +3,21 @@ by one warp, or spread over the grid (the default for a hub).
 
 Vertex 0 has ``2**SCALE`` in-edges and its only frontier in-neighbour is the
 last of them; every other vertex is visited. One BFS pull advance (the fused
-kernels) is timed with CUDA events, median of 20 after a warm-up, for each
-way of scanning.
+kernels) is timed with CUDA events, median of 20 after a warm-up
+(``frontier.bench.measure.median_ms``), for each way of scanning.
 
     python benchmarks/pull_hub.py [SCALE]        # default 22
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
 from unittest import mock
 
 import numpy as np
 
 import frontier as fr
-from frontier.bench.measure import timer
+from frontier.bench.measure import median_ms
 from frontier.operators import fused
 
 
@@ -28,7 +27,6 @@ def main(scale: int = 22) -> None:
                             directed=True, device="cuda:0")
     G.in_edges()
     frontier = fr.Frontier.from_ids([count], G.num_vertices, G.device)
-    measure = timer(G.device)
 
     def pull():
         labels = G.xp.zeros(G.num_vertices, dtype=np.int32)
@@ -43,8 +41,7 @@ def main(scale: int = 22) -> None:
                                      ("one warp", fused.WARP_PULL_MIN, never),
                                      ("one thread", never, never)):
         with mock.patch.multiple(fused, WARP_PULL_MIN=warp_min, HUB_PULL_MIN=hub_min):
-            pull()
-            ms = statistics.median(measure(pull)[1] for _ in range(20))
+            ms = median_ms(G.device, pull, warmup=1)
         print(f"hub with {count:,} in-edges scanned by {label}: {ms:.3f} ms")
 
 

@@ -17,31 +17,19 @@ state (and the predecessor fill) subtracted.
 
 from __future__ import annotations
 
-import statistics
 import sys
 
 import cupy as cp
 import numpy as np
 
 import frontier as fr
+from frontier.bench.measure import median_ms
 from primitives import sssp
 
 
-def median_ms(call, repeat: int = 10) -> float:
-    call()
-    times = []
-    for _ in range(repeat):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        call()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
-    return statistics.median(times)
-
-
 def main(scale: int = 24) -> None:
-    G = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64), device="cuda:0")
+    gpu = fr.get_device("cuda:0")
+    G = fr.generators.kronecker(scale, 16, seed=0, weights=(1, 64), device=gpu)
     root = int(fr.to_numpy(G.out_degree()).argmax())
     final = sssp(G, source=root).distance
     everyone = fr.Frontier.all(G.num_vertices, G.device)
@@ -55,13 +43,13 @@ def main(scale: int = 24) -> None:
             return fr.advance(G, everyone, fr.functors.RelaxMin(distance, predecessor))
         return call
 
-    copy = median_ms(lambda: state_copies(final, n))
+    copy = median_ms(gpu, lambda: state_copies(final, n), repeat=10, warmup=1)
     print(f"{G}: {G.num_arcs:,} arcs; copying the state and filling the predecessors "
           f"takes {copy:.3f} ms")
     for label, state in (("final distances", final), ("half raised by 64", raised)):
         improved = relax(state, False)().size
         for with_predecessor in (False, True):
-            ms = median_ms(relax(state, with_predecessor)) - copy
+            ms = median_ms(gpu, relax(state, with_predecessor), repeat=10, warmup=1) - copy
             print(f"{label} ({improved:,} improve), predecessor={with_predecessor}: "
                   f"{ms:.3f} ms")
 

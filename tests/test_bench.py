@@ -45,6 +45,12 @@ def test_harmonic_mean_rejects_empty_and_non_positive(values):
         measure.harmonic_mean(values)
 
 
+def test_median_ms_warms_up_then_times_each_run():
+    calls = []
+    ms = measure.median_ms(fr.get_device("cpu"), lambda: calls.append(1), repeat=3, warmup=2)
+    assert len(calls) == 5 and ms >= 0
+
+
 def test_median():
     assert measure.median([3.0, 1.0, 2.0]) == 2.0
     assert measure.median([4.0, 1.0, 2.0, 3.0]) == 2.5

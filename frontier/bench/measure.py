@@ -67,6 +67,23 @@ def timer(device: Device) -> Callable[[Callable[[], Any]], tuple[Any, float]]:
     return measure_gpu
 
 
+def median_ms(device: Device, call: Callable[[], Any], repeat: int = 20,
+              warmup: int = 3) -> float:
+    """The median milliseconds of ``repeat`` runs of ``call()`` on ``device``
+    (timed by :func:`timer`), after ``warmup`` untimed runs.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> median_ms(fr.get_device("cpu"), lambda: sum(range(1000)), repeat=3) >= 0
+    True
+    """
+    for _ in range(warmup):
+        call()
+    measure = timer(device)
+    return statistics.median(measure(call)[1] for _ in range(repeat))
+
+
 @functools.cache
 def _peak_hook_class(cupy):
     """A CuPy memory hook class tracking the most bytes taken from the memory
