@@ -5,7 +5,7 @@
     frontier run PRIMITIVE (--graph FILE | --kronecker SCALE [--edgefactor 16])
              [--source S] [--devices K|LIST|mpi] [--partition NAME]
              [--duplication all|one_hop] [--communication selective|broadcast]
-             [--output result.npz] [--json]
+             [--workers threads|processes] [--output result.npz] [--json]
     frontier demo [--scale 20]
     frontier bench ...
 """
@@ -111,7 +111,7 @@ def _run(args, comm) -> int:
     graph = _load_graph(args, first, quiet)
     load_s = time.perf_counter() - start
     kwargs = {"devices": devices, "duplication": args.duplication,
-              "communication": args.communication}
+              "communication": args.communication, "workers": args.workers}
     if args.partition is not None:
         kwargs["partition"] = args.partition
     if "source" in inspect.signature(function).parameters:
@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--communication", choices=("selective", "broadcast"),
                      default="selective",
                      help="multi-device: updates to the devices that hold the vertex, or to all")
+    run.add_argument("--workers", choices=("threads", "processes"), default="threads",
+                     help="multi-device: one thread per device in this process, or one "
+                     "process per device (docs/multi-device.md)")
     run.add_argument("--distributed", action="store_true",
                      help="each of the --devices generates (--kronecker) or reads (--graph "
                      "FILE.fgb) only its own part (random partition), so no device or host "

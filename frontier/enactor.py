@@ -21,6 +21,7 @@ from .result import Result
 
 DUPLICATION = ("all", "one_hop")
 COMMUNICATION = ("selective", "broadcast")
+WORKERS = ("threads", "processes")
 
 # A graph on the host with fewer arcs than this runs on the CPU when the
 # caller names no device (no ``devices=``, no FRONTIER_DEVICE), even where
@@ -42,7 +43,8 @@ COMMUNICATION = ("selective", "broadcast")
 SMALL_GRAPH_ARCS = 1 << 15
 
 
-def check_options(primitive: type[Primitive], partition, duplication, communication) -> None:
+def check_options(primitive: type[Primitive], partition, duplication, communication,
+                  workers: str = "threads") -> None:
     """Validate the multi-device options every primitive accepts."""
     from partition import resolve_partitioner
 
@@ -51,11 +53,13 @@ def check_options(primitive: type[Primitive], partition, duplication, communicat
         raise ValueError(f"duplication={duplication!r}: expected one of {DUPLICATION}")
     if communication not in COMMUNICATION:
         raise ValueError(f"communication={communication!r}: expected one of {COMMUNICATION}")
+    if workers not in WORKERS:
+        raise ValueError(f"workers={workers!r}: expected one of {WORKERS}")
     declarations(primitive)
 
 
 ENACTOR_OPTIONS = ("devices", "partition", "partition_seed", "duplication", "communication",
-                   "max_iterations", "memory_limit")
+                   "workers", "max_iterations", "memory_limit")
 
 
 def check_params(primitive: type[Primitive], params: dict) -> None:
@@ -82,6 +86,7 @@ def enact(
     partition_seed: int = 0,
     duplication: str = "all",
     communication: str = "selective",
+    workers: str = "threads",
     max_iterations: int | None = None,
     memory_limit: int | str | None = None,
     **params,
@@ -109,6 +114,13 @@ def enact(
         own vertices and their remote neighbours (docs/multi-device.md).
     communication : ``"selective"`` or ``"broadcast"``
         Whether updates go only to the devices that hold the vertex, or to all.
+    workers : ``"threads"`` or ``"processes"``
+        How a multi-device run drives its devices: one thread each in this
+        process, or this process for the first device and one worker
+        process for each other (started on first use and kept; arrays move
+        by NCCL between GPUs; the primitive class must be importable by
+        name). Processes do not share an interpreter lock, so their host
+        work runs in parallel (docs/multi-device.md).
     max_iterations : int, optional
         Stop with RuntimeError after this many iterations.
     memory_limit : int or str, optional
@@ -130,9 +142,13 @@ def enact(
 
     if not isinstance(graph, (Graph, DistributedGraph)):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    check_options(primitive, partition, duplication, communication)
+    check_options(primitive, partition, duplication, communication, workers)
     check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
+    if workers == "processes" and (isinstance(graph, DistributedGraph) or is_mpi(devices)):
+        raise ValueError("workers='processes' starts one process per device of a "
+                         "frontier.Graph; devices='mpi' and distributed graphs already run "
+                         "one process (or thread) per part: leave workers='threads'")
     if isinstance(graph, DistributedGraph):
         return enact_distributed(primitive, graph, devices=devices, partition=partition,
                                  partition_seed=partition_seed, duplication=duplication,
@@ -151,7 +167,7 @@ def enact(
         return enact_on_devices(primitive, graph, targets, partition=partition,
                                 partition_seed=partition_seed, duplication=duplication,
                                 communication=communication, max_iterations=max_iterations,
-                                memory_limit=limit, params=params)
+                                memory_limit=limit, params=params, workers=workers)
     device = targets[0]
     if graph.device != device:
         check_fits(device, graph.storage_bytes(), "the graph", limit)

@@ -97,13 +97,14 @@ def assert_same_answer(name: str, G: fr.Graph, edges, expected, actual) -> None:
         np.testing.assert_allclose(actual.rank, expected.rank, rtol=0, atol=1e-9)
 
 
-def check_cell(name, edges, devices, partition, duplication, communication, home="cpu"):
+def check_cell(name, edges, devices, partition, duplication, communication, home="cpu",
+               workers="threads"):
     if partition == "metis":
         pytest.importorskip("pymetis")
     G = _graph(name, edges, home)
     expected = _run(name, G, edges, devices=home)
     actual = _run(name, G, edges, devices=devices, partition=partition,
-                  duplication=duplication, communication=communication)
+                  duplication=duplication, communication=communication, workers=workers)
     assert_same_answer(name, G, edges, expected, actual)
     if devices != home:
         assert len(actual.devices) == (devices if isinstance(devices, int) else len(devices))
@@ -134,6 +135,29 @@ def test_matrix_on_virtual_devices(name, count, partition, duplication, communic
 def test_matrix_on_two_gpus(name, partition, duplication, communication, edges):
     check_cell(name, edges, ["cuda:0", "cuda:1"], partition, duplication, communication,
                home="cuda:0")
+
+
+@pytest.mark.parametrize("communication", ["selective", "broadcast"])
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@pytest.mark.parametrize("count", [2, 3])
+@pytest.mark.parametrize("name", PRIMITIVES)
+@matrix_settings
+@given(edges=small_graphs)
+def test_worker_processes_give_the_same_answer(name, count, duplication, communication, edges):
+    """``workers="processes"``: rank 0 here, the others in worker processes."""
+    check_cell(name, edges, count, "random", duplication, communication, workers="processes")
+
+
+@pytest.mark.gpu
+@pytest.mark.multi_gpu
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@pytest.mark.parametrize("name", PRIMITIVES)
+@matrix_settings
+@given(edges=small_graphs)
+def test_worker_processes_on_two_gpus(name, duplication, edges):
+    """A worker process on cuda:1, arrays over NCCL."""
+    check_cell(name, edges, ["cuda:0", "cuda:1"], "random", duplication, "selective",
+               home="cuda:0", workers="processes")
 
 
 @pytest.mark.parametrize("name", PRIMITIVES)

@@ -106,6 +106,9 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
                        help="partitioner of multi-device runs (default random)")
     bench.add_argument("--duplication", choices=("all", "one_hop"), default="all",
                        help="duplication of multi-device runs (default all)")
+    bench.add_argument("--workers", type=_names, default=("threads",), metavar="LIST",
+                       help="how multi-device runs drive their devices: threads, processes, "
+                       "or both (threads,processes: each timed; default threads)")
     bench.add_argument("--seed", type=int, default=0,
                        help="seed of the generator, the roots and BC's source (the first seed "
                             "from S whose source has at least the mean degree; default 0)")
@@ -136,7 +139,7 @@ def _command(args, spec: GraphSpec, device_name: str) -> str:
               "--roots", str(args.roots), "--repeat", str(args.repeat),
               "--warmup", str(args.warmup), "--device", device_name, "--seed", str(args.seed),
               "--devices", ",".join(map(str, args.devices)), "--partition", args.partition,
-              "--duplication", args.duplication]
+              "--duplication", args.duplication, "--workers", ",".join(args.workers)]
     return shlex.join(["frontier", "bench", *parts])
 
 
@@ -162,7 +165,8 @@ def bench_command(args) -> int:
     spec = GraphSpec(scale=args.kronecker, edgefactor=args.edgefactor, grid=args.grid,
                      path=args.graph)
     settings = Settings(args.primitives, args.peers, args.roots, args.repeat, args.warmup,
-                        args.seed, args.devices, args.partition, args.duplication)
+                        args.seed, args.devices, args.partition, args.duplication,
+                        args.workers)
     device = get_device(args.device)
     date = datetime.now(timezone.utc).replace(microsecond=0)
     run_fields = {"date": date.isoformat(), "command": _command(args, spec, device.name),

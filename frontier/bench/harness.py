@@ -20,6 +20,7 @@ import numpy as np
 import frontier as fr
 
 from ..device import Device, to_numpy
+from ..enactor import WORKERS
 from ..graph import Graph
 from ..memory import host_peak_bytes
 from ..progress import Progress
@@ -84,6 +85,8 @@ class Settings:
     devices: tuple[int, ...] = (1,)
     partition: str = "random"
     duplication: str = "all"
+    #: how runs on several devices drive them: ``"threads"``, ``"processes"``
+    workers: tuple[str, ...] = ("threads",)
 
     def __post_init__(self):
         if not self.devices or any(count < 1 for count in self.devices):
@@ -98,6 +101,8 @@ class Settings:
         if self.warmup < 0:
             raise ValueError(f"warmup={self.warmup}: cannot be negative")
         select_peers(self.peers)
+        if not self.workers or any(w not in WORKERS for w in self.workers):
+            raise ValueError(f"workers={self.workers}: choose from {', '.join(WORKERS)}")
 
 
 def pick_roots(graph: Graph, count: int, seed: int) -> list[int]:
@@ -174,16 +179,19 @@ def multi_device_fields(result) -> dict:
 
 
 def frontier_workload(primitive: str, graph: Graph, seed: int,
-                      settings: Settings | None = None, count: int = 1) -> Workload:
+                      settings: Settings | None = None, count: int = 1,
+                      workers: str = "threads") -> Workload:
     """The Frontier primitive ``primitive`` (a command-line name) as a
-    workload, on ``count`` devices (the settings give partition and duplication)."""
+    workload, on ``count`` devices driven by ``workers`` (the settings give
+    partition and duplication)."""
     import primitives
 
     settings = settings or Settings()
     # the bench's --device, not the default device (which is a GPU whenever CuPy sees one)
     options = {"devices": device_set(graph.device, count)}
     if count > 1:
-        options.update(partition=settings.partition, duplication=settings.duplication)
+        options.update(partition=settings.partition, duplication=settings.duplication,
+                       workers=workers)
     function = functools.partial(getattr(primitives, PRIMITIVES[primitive]), **options)
     storage = graph.storage_bytes
     if primitive in ("bfs", "dobfs"):
@@ -293,7 +301,8 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
 
     Each record holds the graph fields (``graph``, ``scale``, ``edgefactor``,
     ``vertices``, ``edges``, ``directed``, ``weighted``, ``graph_build_s``),
-    ``primitive``, ``implementation``, ``device``, ``num_devices``,
+    ``primitive``, ``implementation``, ``device``, ``num_devices``, ``workers``
+    (on several devices: ``threads`` or ``processes``),
     ``status`` (``ok``, ``skipped`` or ``failed``, with ``reason``) and the
     fields of :func:`measure` (``None`` unless ``ok``).
 
@@ -331,17 +340,19 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                 **{"num_devices": 1, **fields}}
 
     def timed(build: Callable[[], Workload], graph: Graph, build_s: float, primitive: str,
-              implementation: str, on: Device, count: int = 1) -> bool:
+              implementation: str, on: Device, count: int = 1,
+              workers: str | None = None) -> bool:
         try:
             work = build()
             fields = {"status": "ok", "reason": None, **measure(work, roots, settings, progress)}
         except Exception as error:  # recorded, reported, and the run's exit status says so
             progress.error(f"{primitive} {implementation} FAILED:\n{traceback.format_exc()}")
             emit(record(graph, build_s, primitive, implementation, on, status="failed",
-                        reason=f"{type(error).__name__}: {error}", num_devices=count))
+                        reason=f"{type(error).__name__}: {error}", num_devices=count,
+                        workers=workers))
             return False
         emit(record(work.graph, build_s, primitive, implementation, work.device, **fields,
-                    num_devices=count))
+                    num_devices=count, workers=workers))
         return True
 
     graph, _, _ = graph_for(False)
@@ -357,9 +368,11 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
         weighted = primitive == "sssp"
         graph, build_s, inputs = graph_for(weighted)
         for count in settings.devices:
-            ok &= timed(functools.partial(frontier_workload, primitive, graph,
-                                          seeds.get(primitive, settings.seed), settings, count),
-                        graph, build_s, primitive, "frontier", device, count)
+            for workers in settings.workers if count > 1 else (None,):
+                ok &= timed(functools.partial(frontier_workload, primitive, graph,
+                                              seeds.get(primitive, settings.seed), settings,
+                                              count, workers or "threads"),
+                            graph, build_s, primitive, "frontier", device, count, workers)
         group = "bfs" if primitive == "dobfs" else primitive
         for name in covering(group, peer_names) if group not in peered else []:
             reason = skip_reason(name, graph, explicit)

@@ -41,6 +41,11 @@ def _devices(record: dict) -> int:
     return record.get("num_devices") or 1
 
 
+def _workers(record: dict) -> str:
+    """How a multi-device run drove its devices (older records: threads)."""
+    return record.get("workers") or "threads"
+
+
 def _series(record: dict, several_devices: bool) -> str:
     """The legend entry: the implementation, with the device when it varies."""
     label = record["implementation"]
@@ -48,6 +53,8 @@ def _series(record: dict, several_devices: bool) -> str:
         label += f" ({(record.get('device') or '?').split(' ')[0]})"
     if _devices(record) > 1:
         label += f" x{_devices(record)}"
+        if _workers(record) == "processes":
+            label += " processes"
     return label
 
 
@@ -112,23 +119,30 @@ def _gteps_panel(ax, records: list[dict]) -> None:
 
 
 def _scaling(records: list[dict]) -> dict[tuple, dict[int, float]]:
-    """``{(graph, primitive, implementation): {num_devices: time_ms}}`` for the
-    workloads timed on more than one number of devices (newest record each)."""
+    """``{(graph, primitive, implementation, workers): {num_devices: time_ms}}``
+    for the workloads timed on more than one number of devices (newest record
+    each); a one-device time starts the line of every way of driving several."""
     timed = [r for r in records if r.get("time_ms")]
     chosen = _newest(timed, lambda r: (r["graph"], r["primitive"], r["implementation"],
-                                       _devices(r)))
+                                       _devices(r), _workers(r)))
     lines: dict[tuple, dict[int, float]] = {}
-    for (graph, primitive, implementation, devices), record in chosen.items():
-        lines.setdefault((graph, primitive, implementation), {})[devices] = record["time_ms"]
+    for (graph, primitive, implementation, devices, workers), record in chosen.items():
+        lines.setdefault((graph, primitive, implementation, workers), {})[devices] = \
+            record["time_ms"]
+    for (graph, primitive, implementation, _), times in lines.items():
+        one = lines.get((graph, primitive, implementation, "threads"), {}).get(1)
+        if one is not None:
+            times.setdefault(1, one)
     return {key: times for key, times in lines.items() if len(times) > 1}
 
 
 def _speedup_panel(ax, records: list[dict]) -> None:
     lines = _scaling(records)
-    for (graph, primitive, implementation), times in lines.items():
+    for (graph, primitive, implementation, workers), times in lines.items():
         devices = sorted(times)
+        how = " (processes)" if workers == "processes" else ""
         ax.plot(devices, [times[devices[0]] / times[k] for k in devices], marker="o",
-                label=f"{primitive} {implementation}, {graph}")
+                label=f"{primitive} {implementation}{how}, {graph}")
     counts = sorted({k for times in lines.values() for k in times})
     ax.plot(counts, [k / counts[0] for k in counts], "k--", linewidth=1, label="ideal")
     ax.set_xscale("log", base=2)

@@ -28,7 +28,7 @@ FIELDS = (
     "time_ms", "gteps", "gteps_median", "times_ms", "roots", "iterations", "ms_per_iteration",
     "peak_bytes", "graph_bytes", "validation", "checked_runs", "repeat", "warmup", "date",
     "command", "versions", "exchanged_bytes", "exchanged_bytes_per_iteration", "exchange_ms",
-    "edge_cut", "partition",
+    "edge_cut", "partition", "workers",
 )
 #: fields every record has a value (possibly null) for, by the harness's contract
 REQUIRED_FIELDS = (
@@ -172,10 +172,13 @@ def _notes(record: dict) -> str:
 
 
 def _devices(record: dict) -> str:
-    """The device's name, with the count of a multi-device run (``cuda:0 x2``)."""
+    """The device's name, with the count of a multi-device run (``cuda:0 x2``)
+    and, for one run as worker processes, ``processes``."""
     name = record["device"].split(" ")[0]
     count = record.get("num_devices") or 1
-    return name if count == 1 else f"{name} x{count}"
+    if count == 1:
+        return name
+    return f"{name} x{count}" + (" processes" if record.get("workers") == "processes" else "")
 
 
 def _row(record: dict) -> list[str]:

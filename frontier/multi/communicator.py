@@ -16,7 +16,8 @@ import numpy as np
 
 from ..device import Device
 
-_REDUCE = {"sum": sum, "min": min, "max": max}
+#: How ``allreduce`` combines the ranks' values, by ``op``.
+REDUCERS = {"sum": sum, "min": min, "max": max}
 
 
 class Communicator(ABC):
@@ -130,7 +131,7 @@ class LocalCommunicator(Communicator):
         return taken
 
     def allreduce(self, value, op: str):
-        return _REDUCE[op](self._exchange(value))
+        return REDUCERS[op](self._exchange(value))
 
     def alltoall(self, messages: list) -> list:
         # Work queued on this device must be done before another reads it.

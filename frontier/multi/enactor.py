@@ -87,13 +87,36 @@ def place(part, device: Device) -> PlacedPart:
                       slot_owner, copied_by)
 
 
+def place_checked(part, device: Device, memory_limit: int | None) -> PlacedPart:
+    """:func:`place`, after checking that the part fits ``device`` (within
+    ``memory_limit``): a clear :class:`~frontier.DeviceMemoryError` instead
+    of an allocation failure halfway."""
+    check_fits(device, part.graph.storage_bytes(),
+               f"part {part.index} of the graph ({part.num_slots} vertex slots)", memory_limit)
+    with device.activate(), device_memory_guard(device, f"placing part {part.index}"):
+        return place(part, device)
+
+
 def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                      partition_seed: int, duplication: str, communication: str,
                      max_iterations, params: dict, memory_limit: int | None = None,
-                     placed: tuple | None = None) -> Result:
+                     placed: tuple | None = None, workers: str = "threads") -> Result:
     """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
-    device (see :func:`frontier.enact` for the options). ``placed``: the
-    partition and parts already on the devices (a distributed graph's)."""
+    device, or with ``workers="processes"`` one process per device
+    (:mod:`frontier.multi.processes`); see :func:`frontier.enact` for the
+    options. ``placed``: the partition and parts already on the devices (a
+    distributed graph's; threads only)."""
+    if workers == "processes":
+        from .processes import enact_in_processes
+
+        if placed is not None:
+            raise ValueError("workers='processes' runs on a frontier.Graph; a distributed "
+                             "graph's parts are already on this process's devices: use "
+                             "workers='threads'")
+        return enact_in_processes(primitive, graph, devices, partition=partition,
+                                  partition_seed=partition_seed, duplication=duplication,
+                                  communication=communication, max_iterations=max_iterations,
+                                  params=params, memory_limit=memory_limit)
     count = len(devices)
     layout, placed = placed or _placed_parts(graph, devices, partition, partition_seed,
                                              duplication, memory_limit)
@@ -124,7 +147,7 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
     result.elapsed_s = elapsed
     result.devices = tuple(device.name for device in devices)
     result.partition = dict(layout.to_dict(), duplication=duplication,
-                            communication=communication)
+                            communication=communication, workers="threads")
     return result
 
 
@@ -139,13 +162,8 @@ def _placed_parts(graph: Graph, devices: list[Device], partition, seed: int,
     if key not in graph._parts:
         layout = make_partition(graph, len(devices), partition, seed)
         parts = build_parts(graph, layout.owner, len(devices), duplication)
-        placed = []
-        for part, device in zip(parts, devices):
-            check_fits(device, part.graph.storage_bytes(),
-                       f"part {part.index} of the graph ({part.num_slots} vertex slots)",
-                       memory_limit)
-            with device.activate(), device_memory_guard(device, f"placing part {part.index}"):
-                placed.append(place(part, device))
+        placed = [place_checked(part, device, memory_limit)
+                  for part, device in zip(parts, devices)]
         graph._parts[key] = (layout, placed)
     return graph._parts[key]
 

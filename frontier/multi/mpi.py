@@ -42,10 +42,9 @@ import numpy as np
 
 from ..device import Device, gpu_count
 from ..graph import Graph
-from ..memory import check_fits, device_memory_guard
 from ..result import Result
 from .communicator import Communicator
-from .enactor import _release_workspaces, place, run_rank
+from .enactor import _release_workspaces, place_checked, run_rank
 
 INSTALL_HINT = "pip install 'frontier-graph[mpi]'"
 TIMEOUT_VARIABLE = "FRONTIER_MPI_TIMEOUT"
@@ -269,41 +268,16 @@ class MpiCommunicator(Communicator):
         return self._alltoall_packed(messages)
 
     def _alltoall_nccl(self, messages: list) -> list:
-        """Tables of contents by MPI, then every array by one NCCL group of
-        sends and receives on the current stream."""
-        import cupy
-        from cupy.cuda import nccl
+        """Tables of contents by MPI, then every array by NCCL
+        (:func:`frontier.multi.nccl.alltoall`)."""
+        from . import nccl
 
-        device = self.device
-        outgoing = [None if message is None else
-                    [cupy.ascontiguousarray(device.asarray(array)) for array in message]
-                    for message in messages]
-        posted = [None if arrays is None else [(array.dtype.str, array.shape) for array in arrays]
-                  for arrays in outgoing]
-        with self._waiting("alltoall"):
-            contents = self.comm.alltoall(posted)
-        incoming = [None if content is None else
-                    [cupy.empty(shape, dtype=np.dtype(dtype)) for dtype, shape in content]
-                    for content in contents]
-        incoming[self.rank] = outgoing[self.rank]
-        communicator = _nccl_communicator(self.comm, device)
-        stream = cupy.cuda.get_current_stream().ptr
-        nccl.groupStart()
-        try:
-            for peer in range(self.size):
-                if peer == self.rank:
-                    continue
-                for array in outgoing[peer] or ():
-                    if array.nbytes:
-                        communicator.send(array.data.ptr, array.nbytes, nccl.NCCL_UINT8, peer,
-                                          stream)
-                for array in incoming[peer] or ():
-                    if array.nbytes:
-                        communicator.recv(array.data.ptr, array.nbytes, nccl.NCCL_UINT8, peer,
-                                          stream)
-        finally:
-            nccl.groupEnd()
-        return incoming
+        def exchange_contents(posted: list) -> list:
+            with self._waiting("alltoall"):
+                return self.comm.alltoall(posted)
+
+        return nccl.alltoall(messages, self.rank, self.device,
+                             _nccl_communicator(self.comm, self.device), exchange_contents)
 
     def _alltoall_packed(self, messages: list) -> list:
         """Each message travels as one packed host byte buffer: inside the
@@ -419,8 +393,5 @@ def _placed_part(graph: Graph, communicator: MpiCommunicator, partition, seed: i
         owner = layout.owner if rank == 0 else np.empty(graph.num_vertices, dtype=np.int32)
         communicator.comm.Bcast(owner, root=0)  # a partitioner may differ across hosts
         (part,) = build_parts(graph, owner, size, duplication, only=rank)
-        check_fits(device, part.graph.storage_bytes(),
-                   f"part {rank} of the graph ({part.num_slots} vertex slots)", memory_limit)
-        with device.activate(), device_memory_guard(device, f"placing part {rank}"):
-            graph._parts[key] = (layout, place(part, device))
+        graph._parts[key] = (layout, place_checked(part, device, memory_limit))
     return graph._parts[key]
