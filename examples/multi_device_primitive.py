@@ -14,7 +14,10 @@ Neither names a device. ``communicate`` declares what a multi-device run
 keeps consistent: ``hops`` merges remote claims with ``max`` (unreached is
 -1), ``parent`` follows the winning claim, ``labels`` merge with ``min``.
 The script runs both on one device, then on three virtual CPU devices under
-every duplication and communication strategy, and checks the answers agree.
+every duplication and communication strategy, with the devices driven by
+threads of this process and by worker processes (``workers="processes"``,
+which imports this script in each worker: hence the ``__main__`` guard at
+the bottom), and checks the answers agree.
 
     python examples/multi_device_primitive.py [--scale 12]
 """
@@ -93,8 +96,9 @@ class MinLabel(fr.Primitive):
 
 
 def strategies():
-    """The four combinations of duplication and communication."""
-    return itertools.product(("all", "one_hop"), ("selective", "broadcast"))
+    """The eight combinations of duplication, communication and workers."""
+    return itertools.product(("all", "one_hop"), ("selective", "broadcast"),
+                             ("threads", "processes"))
 
 
 def main(argv=None) -> int:
@@ -108,14 +112,15 @@ def main(argv=None) -> int:
     labels = fr.enact(MinLabel, G)
     print(f"{G}: {int((reach.hops >= 0).sum())} vertices reached from {source} in "
           f"{reach.iterations - 1} levels, {len(np.unique(labels.labels))} components")
-    for duplication, communication in strategies():
-        options = {"devices": 3, "duplication": duplication, "communication": communication}
+    for duplication, communication, workers in strategies():
+        options = {"devices": 3, "duplication": duplication, "communication": communication,
+                   "workers": workers}
         many = fr.enact(Reach, G, source=source, **options)
         components = fr.enact(MinLabel, G, **options)
         same = np.array_equal(many.hops, reach.hops) and \
             np.array_equal(components.labels, labels.labels)
         fr.validate.graph500_bfs(G, source, many.hops, many.parent)
-        print(f"3 devices, {duplication:>7} / {communication:<9}: "
+        print(f"3 devices, {duplication:>7} / {communication:<9} / {workers:<9}: "
               f"{'same answers' if same else 'DIFFERENT ANSWERS'}, "
               f"{many.exchanged_bytes + components.exchanged_bytes:>8} bytes exchanged")
         if not same:

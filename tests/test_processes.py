@@ -141,7 +141,7 @@ class _FailsHere(_FailsOnTheLastDevice):
 
 
 def test_a_worker_that_dies_is_reported_with_its_exit_code():
-    with pytest.raises(processes.WorkerError, match=r"cpu:2 ended during the run \(exit code 3"):
+    with pytest.raises(processes.WorkerError, match=r"cpu:2 ended \(exit code 3"):
         fr.enact(_ExitsOnTheLastDevice, LINE, **_owned_by_a_worker())
     np.testing.assert_array_equal(
         bfs(LINE, 0, devices=3, workers="processes").depth, np.arange(12))
@@ -169,3 +169,17 @@ def test_processes_are_refused_where_they_cannot_apply():
         bfs(LINE, 0, devices=2, workers="fibres")
     with pytest.raises(ValueError, match="workers='processes'"):
         bfs(LINE, 0, devices="mpi", workers="processes")
+
+
+def test_a_script_without_the_main_guard_is_told_why_its_workers_fail(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "no_guard.py"
+    script.write_text("import frontier as fr\nfrom primitives import bfs\n"
+                      "G = fr.Graph.from_edges([0, 1], [1, 2], device='cpu')\n"
+                      "bfs(G, 0, devices=2, workers='processes')\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path)
+    assert run.returncode != 0
+    assert "WorkerError" in run.stderr and 'if __name__ == "__main__":' in run.stderr

@@ -1,10 +1,10 @@
 """The two user primitives of examples/multi_device_primitive.py (user
 functors, vertex ids as values) run unchanged on one and on three devices
-under every duplication and communication strategy, and equal NetworkX."""
+under every duplication and communication strategy, as threads and as
+worker processes, and equal NetworkX."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -17,16 +17,17 @@ from strategies import edge_lists
 
 import frontier as fr
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "multi_device_primitive.py"
-_spec = importlib.util.spec_from_file_location("multi_device_primitive", EXAMPLE)
-example = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = example  # dataclasses look their module up there
-_spec.loader.exec_module(example)
+# On the path, so that worker processes (which get this one's path) import
+# the example's classes by name as this process does.
+sys.path.insert(0, str(Path(__file__).parents[1] / "examples"))
+import multi_device_primitive as example  # noqa: E402
 
 STRATEGIES = [{"devices": 1}] + [
-    {"devices": 3, "duplication": duplication, "communication": communication}
-    for duplication, communication in example.strategies()]
-IDS = ["one-device"] + [f"{s['duplication']}-{s['communication']}" for s in STRATEGIES[1:]]
+    {"devices": 3, "duplication": duplication, "communication": communication,
+     "workers": workers}
+    for duplication, communication, workers in example.strategies()]
+IDS = ["one-device"] + [f"{s['duplication']}-{s['communication']}-{s['workers']}"
+                        for s in STRATEGIES[1:]]
 
 
 @pytest.mark.parametrize("options", STRATEGIES, ids=IDS)

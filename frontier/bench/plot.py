@@ -138,11 +138,19 @@ def _scaling(records: list[dict]) -> dict[tuple, dict[int, float]]:
 
 def _speedup_panel(ax, records: list[dict]) -> None:
     lines = _scaling(records)
+    # one colour per workload; worker processes dashed beside the threads' solid line
+    palette = require_matplotlib().rcParams["axes.prop_cycle"].by_key()["color"]
+    colours: dict = {}
     for (graph, primitive, implementation, workers), times in lines.items():
         devices = sorted(times)
-        how = " (processes)" if workers == "processes" else ""
-        ax.plot(devices, [times[devices[0]] / times[k] for k in devices], marker="o",
-                label=f"{primitive} {implementation}{how}, {graph}")
+        workload = (graph, primitive, implementation)
+        colours.setdefault(workload, palette[len(colours) % len(palette)])
+        processes = workers == "processes"
+        ax.plot(devices, [times[devices[0]] / times[k] for k in devices],
+                marker="s" if processes else "o", linestyle=":" if processes else "-",
+                color=colours[workload],
+                label=f"{primitive} {implementation}{' (processes)' if processes else ''}, "
+                      f"{graph}")
     counts = sorted({k for times in lines.values() for k in times})
     ax.plot(counts, [k / counts[0] for k in counts], "k--", linewidth=1, label="ideal")
     ax.set_xscale("log", base=2)

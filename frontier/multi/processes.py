@@ -262,6 +262,15 @@ class WorkerPool:
             for rank in range(1, size):
                 self._expect(rank, "ready", START_TIMEOUT_S)
             self.nccl = _nccl_communicator(self.devices[0], size, unique_id, 0)
+        except (_PeerAborted, _PeerGone) as error:
+            failure = _failure(self, error)
+            self.close()
+            if isinstance(failure, WorkerError):
+                failure = WorkerError(
+                    f"{failure}; it could not start. A worker imports the main script "
+                    "again: a script that runs with workers='processes' needs its work under "
+                    "`if __name__ == \"__main__\":`")
+            raise failure from None
         except BaseException:
             self.close()
             raise
@@ -376,8 +385,8 @@ def _failure(pool: WorkerPool, error: Exception) -> BaseException:
     rank = error.rank if isinstance(error, _PeerGone) else error.abort.rank
     process = pool.processes[rank - 1]
     process.join(1.0)
-    return WorkerError(f"the worker process for {pool.devices[rank].name} ended during the "
-                       f"run (exit code {process.exitcode})")
+    return WorkerError(f"the worker process for {pool.devices[rank].name} ended "
+                       f"(exit code {process.exitcode})")
 
 
 class RemoteParts:
