@@ -9,8 +9,12 @@ for the other ranks. The synchronization slows the run a little; the
 unwrapped run's time is printed beside it.
 
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --gpus 2
+    python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --workers processes
     mpirun -n 2 python benchmarks/profile_multi_gpu.py --scale 22 --mpi
 
+With ``--workers processes`` rank 0 runs here and the others in worker
+processes (``workers="processes"``); only rank 0's timeline is printed, with
+``collective`` its pipe exchanges and NCCL calls (waiting for the others).
 With ``--mpi`` every rank is a process (``devices="mpi"``) and prints its
 own timeline; ``collective`` is then the MPI communicator's calls (waiting
 for the other ranks, and the transfers). ``--mpi --cprofile N`` instead
@@ -32,6 +36,7 @@ import frontier.multi.communicator as communicator
 import frontier.multi.enactor as enactor
 import frontier.multi.exchange as exchange
 import frontier.multi.mpi as mpi
+import frontier.multi.processes as processes
 import frontier.multi.view as view
 from frontier.bench.harness import bc_seed
 from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp
@@ -87,6 +92,7 @@ def main() -> None:
     parser.add_argument("--primitive", default="bfs", choices=sorted(PRIMITIVES))
     parser.add_argument("--gpus", type=int, default=2)
     parser.add_argument("--duplication", default="all")
+    parser.add_argument("--workers", default="threads", choices=("threads", "processes"))
     parser.add_argument("--cpu", action="store_true", help="virtual CPU devices (a smoke run)")
     parser.add_argument("--mpi", action="store_true",
                         help="one process per device, under mpirun (devices='mpi')")
@@ -105,6 +111,8 @@ def main() -> None:
     source = int(fr.to_numpy(G.out_degree()).argmax())
     kind, run = PRIMITIVES[args.primitive]
     options = {"devices": devices, "duplication": args.duplication}
+    if not args.mpi:
+        options["workers"] = args.workers
     run(G, source, devices=home)
     single = run(G, source, devices=home)
     run(G, source, **options)
@@ -119,7 +127,7 @@ def main() -> None:
         _local.device, _local.rank, _local.stack = arguments[4].device, arguments[4].rank, []
         return rank_plain(*arguments, **keywords)
 
-    enactor.run_rank = mpi.run_rank = run_rank
+    enactor.run_rank = mpi.run_rank = processes.run_rank = run_rank
     _timed(kind, "step", "step")
     _timed(kind, "converged", "converged")
     _timed(exchange.Exchange, "synchronize", "exchange: change masks, restore, refresh lists")
@@ -133,6 +141,8 @@ def main() -> None:
     _timed(communicator.LocalCommunicator, "_exchange", "collective (barriers, peer copies)")
     for verb in ("alltoall", "allreduce", "barrier"):
         _timed(mpi.MpiCommunicator, verb, "collective (MPI calls, transfers)")
+    _timed(processes.PipeCommunicator, "swap", "collective (pipes, waiting for the others)")
+    _timed(processes.nccl, "alltoall", "alltoall (NCCL transfers, buffers)")
     timed = run(G, source, **options)
     if args.mpi and rank != 0:
         mpi.world().gather(dict(totals), root=0)

@@ -162,12 +162,15 @@ def enact(
                          max_iterations=max_iterations, memory_limit=limit, params=params)
     targets = run_devices(graph, devices)
     if len(targets) > 1:
-        from .multi import enact_on_devices
+        if workers == "processes":
+            from .multi.processes import enact_in_processes as enact_on_devices
+        else:
+            from .multi import enact_on_devices
 
         return enact_on_devices(primitive, graph, targets, partition=partition,
                                 partition_seed=partition_seed, duplication=duplication,
                                 communication=communication, max_iterations=max_iterations,
-                                memory_limit=limit, params=params, workers=workers)
+                                memory_limit=limit, params=params)
     device = targets[0]
     if graph.device != device:
         check_fits(device, graph.storage_bytes(), "the graph", limit)

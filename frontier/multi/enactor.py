@@ -100,23 +100,12 @@ def place_checked(part, device: Device, memory_limit: int | None) -> PlacedPart:
 def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                      partition_seed: int, duplication: str, communication: str,
                      max_iterations, params: dict, memory_limit: int | None = None,
-                     placed: tuple | None = None, workers: str = "threads") -> Result:
+                     placed: tuple | None = None) -> Result:
     """Run ``primitive`` on ``graph`` split over ``devices``, one thread per
-    device, or with ``workers="processes"`` one process per device
-    (:mod:`frontier.multi.processes`); see :func:`frontier.enact` for the
-    options. ``placed``: the partition and parts already on the devices (a
-    distributed graph's; threads only)."""
-    if workers == "processes":
-        from .processes import enact_in_processes
-
-        if placed is not None:
-            raise ValueError("workers='processes' runs on a frontier.Graph; a distributed "
-                             "graph's parts are already on this process's devices: use "
-                             "workers='threads'")
-        return enact_in_processes(primitive, graph, devices, partition=partition,
-                                  partition_seed=partition_seed, duplication=duplication,
-                                  communication=communication, max_iterations=max_iterations,
-                                  params=params, memory_limit=memory_limit)
+    device (see :func:`frontier.enact` for the options; one process per
+    device is :func:`frontier.multi.processes.enact_in_processes`).
+    ``placed``: the partition and parts already on the devices (a
+    distributed graph's)."""
     count = len(devices)
     layout, placed = placed or _placed_parts(graph, devices, partition, partition_seed,
                                              duplication, memory_limit)
