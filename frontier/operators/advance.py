@@ -78,22 +78,9 @@ def advance(
     if among is not None and direction == "push":
         raise ValueError("among= selects pull candidates; it has no meaning for push")
     functor = for_graph(functor, graph)
-    if graph.device.is_gpu:
-        from .fused import fused_advance
-
-        result = fused_advance(graph, frontier, functor, direction, among)
-        if result is not None:
-            return result
-    elif _host_claim_fits(functor):
-        if direction == "pull":
-            from .host_pull import claim_pull
-
-            candidates = None if among is None else as_frontier(among, graph.num_vertices,
-                                                                graph.device)
-            return claim_pull(graph, frontier, functor, candidates)
-        from .host_push import claim_push
-
-        return claim_push(graph, frontier, functor)
+    result = _fast_path(graph, frontier, functor, direction, among)
+    if result is not None:
+        return _predecessors_in_caller_ids(functor, result)
     if chunk_edges is None:
         chunk_edges = default_chunk_edges(graph, output_bytes=1)
     if direction == "push":
@@ -102,13 +89,45 @@ def advance(
     return _pull(graph, frontier, functor, candidates, chunk_edges)
 
 
+def _fast_path(graph: Graph, frontier: Frontier, functor, direction: str, among):
+    """The output of a built-in functor's fast path: a fused kernel on a GPU
+    (:mod:`.fused`), the host claims on a CPU (:mod:`.host_push`,
+    :mod:`.host_pull`); ``None`` where none applies."""
+    if graph.device.is_gpu:
+        from .fused import fused_advance
+
+        return fused_advance(graph, frontier, functor, direction, among)
+    if not _host_claim_fits(functor):
+        return None
+    if direction == "pull":
+        from .host_pull import claim_pull
+
+        candidates = None if among is None else as_frontier(among, graph.num_vertices,
+                                                            graph.device)
+        return claim_pull(graph, frontier, functor, candidates)
+    from .host_push import claim_push
+
+    return claim_push(graph, frontier, functor)
+
+
 def _host_claim_fits(functor) -> bool:
     """A built-in claim the CPU fast paths take (host_pull, host_push): labels
-    compared with ``unset``; parents stored as slots, so not on a part of a
-    larger graph."""
+    compared with ``unset``."""
     return getattr(functor, "fused", None) == "claim_unvisited" \
-        and getattr(functor, "vertex_slots", None) is None \
         and functor.unset == functor.unset  # not NaN
+
+
+def _predecessors_in_caller_ids(functor, output: Frontier) -> Frontier:
+    """The fast paths store a predecessor as the slot it was found from. On a
+    part of a larger graph (``functor.vertex_slots`` set) the primitive reads
+    the caller's ids, so the entries this call wrote, those of the output's
+    vertices (each once, and no others), are translated."""
+    table = getattr(functor, "vertex_slots", None)
+    predecessor = getattr(functor, "predecessor", None)
+    if table is not None and predecessor is not None:
+        written = output.ids
+        predecessor[written] = table.ids[predecessor[written]]
+    return output
 
 
 def _call(functor, src, dst, edge, weights):

@@ -52,12 +52,15 @@ release_workspaces = workspace.release
 def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
     """The output frontier of a fused advance, or ``None`` if none applies.
 
-    Built-in functors name their kernel in ``fused``; one that stores vertex
-    ids on a part of a larger graph (``vertex_slots`` set) takes the general
-    path, since the kernels write slots, not the caller's ids.
+    Built-in functors name their kernel in ``fused``. The kernels store a
+    predecessor as a slot, which the advance translates to the caller's id
+    on a part of a larger graph; ``HookRoots`` on such a part (``vertex_slots``
+    set) takes the general path, since its labels are caller ids that the
+    kernel would read as slots.
     """
     kind = getattr(functor, "fused", None)
-    if kind is None or _stores_slots(functor):
+    if kind is None or (kind == "hook_roots"
+                        and getattr(functor, "vertex_slots", None) is not None):
         return None
     if kind == "claim_unvisited":
         if not _claim_fits(functor):
@@ -75,14 +78,6 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
             return None
         return _relax_push(graph, frontier, functor)
     return None
-
-
-def _stores_slots(functor) -> bool:
-    """Whether a functor on a part would store vertex ids the kernels cannot
-    translate to the caller's (a predecessor, a component root)."""
-    if getattr(functor, "vertex_slots", None) is None:
-        return False
-    return functor.fused == "hook_roots" or getattr(functor, "predecessor", None) is not None
 
 
 def _claim_fits(functor) -> bool:
