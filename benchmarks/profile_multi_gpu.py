@@ -124,7 +124,8 @@ def main() -> None:
     rank_plain = enactor.run_rank
 
     def run_rank(*arguments, **keywords):
-        _local.device, _local.rank, _local.stack = arguments[4].device, arguments[4].rank, []
+        communicator = keywords["communicator"] if "communicator" in keywords else arguments[4]
+        _local.device, _local.rank, _local.stack = communicator.device, communicator.rank, []
         return rank_plain(*arguments, **keywords)
 
     enactor.run_rank = mpi.run_rank = processes.run_rank = run_rank

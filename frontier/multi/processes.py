@@ -203,9 +203,7 @@ def _worker_main(rank: int, devices: tuple, connections: list, unique_id) -> Non
                 caller.send(("placed",))
             elif command == "run":
                 token, call = arguments
-                run_rank(call["primitive"], call["num_vertices"], call["num_arcs"],
-                         parts[token], communicator, call["communication"],
-                         call["max_iterations"], call["params"], call["memory_limit"])
+                run_rank(part=parts[token], communicator=communicator, **call)
                 _release_workspaces([device])
                 caller.send(("done",))
     except (_PeerAborted, _PeerGone):
@@ -311,8 +309,8 @@ class WorkerPool:
         return RemoteParts(self, token)
 
     def run(self, remote: RemoteParts, placed, call: dict) -> Result:
-        """Run ``call`` (:func:`run_rank`'s arguments) on every rank: rank
-        0 here on ``placed``, the workers on the parts of ``remote``."""
+        """Run :func:`run_rank` with the keyword arguments ``call`` on every
+        rank: rank 0 here on ``placed``, the workers on the parts of ``remote``."""
         try:
             payload = pickle.dumps(("run", remote.token, call))
         except Exception as error:  # noqa: BLE001 - a local class, a lambda, an open file...
@@ -326,9 +324,7 @@ class WorkerPool:
             for connection in self.connections[1:]:
                 connection.send_bytes(payload)
             communicator = PipeCommunicator(0, self.devices[0], self.connections, self.nccl)
-            result = run_rank(call["primitive"], call["num_vertices"], call["num_arcs"], placed,
-                              communicator, call["communication"], call["max_iterations"],
-                              call["params"], call["memory_limit"])
+            result = run_rank(part=placed, communicator=communicator, **call)
             for rank in range(1, len(self.devices)):
                 self._expect(rank, "done")
         return result
