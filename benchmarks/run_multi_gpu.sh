@@ -6,7 +6,8 @@
 #         one GPU and the in-process 2-GPU run (benchmarks/run_mpi_gpu.sh; default scale 22)
 #     bash benchmarks/run_multi_gpu.sh bench [SCALE] [COUNTS]   `frontier bench --devices COUNTS`
 #         (default 1,2) at Kronecker SCALE (default 22), ROOTS roots (default 4), PRIMITIVES
-#         (default all six), each multi-GPU run as threads and as processes (WORKERS)
+#         (default all six), each multi-GPU run as threads and as processes (WORKERS),
+#         DUPLICATION all (default) or one_hop
 #     bash benchmarks/run_multi_gpu.sh weak [SCALE]   weak scaling: Kronecker SCALE (default 26)
 #         on 1 GPU, SCALE+1 on 2, SCALE+2 on 4, SCALE+3 on 8 (as many as the machine has), each
 #         built part by part on the GPUs (distributed_largest.py: BFS and PageRank)
@@ -35,7 +36,7 @@ mpi)
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 bench)
     timeout 560 python -m frontier.cli bench --kronecker "$SCALE" --devices "${3:-1,2}" \
-        --workers "${WORKERS:-threads,processes}" --primitives "${PRIMITIVES:-bfs,dobfs,sssp,cc,bc,pagerank}" \
+        --workers "${WORKERS:-threads,processes}" --duplication "${DUPLICATION:-all}" --primitives "${PRIMITIVES:-bfs,dobfs,sssp,cc,bc,pagerank}" \
         --peers none --roots "${ROOTS:-4}" --repeat 2 --results "$WORK/results" \
         --markdown "$WORK/benchmarks.md" --quiet 2>&1 | tee "$WORK/bench.log" | tail -n 20
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;

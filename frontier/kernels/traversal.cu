@@ -264,6 +264,16 @@ __global__ void claim_push_small(const long long* offsets, const V* columns, con
     }
 }
 
+// A pull's claim, by the one thread that found `v` an in-neighbour `src` in
+// the frontier (no race: each candidate is scanned by one thread or warp).
+template <typename V, typename P>
+__device__ __forceinline__ void claim_from(long long v, V src, int* labels, int value,
+                                           P* predecessor, bool* out) {
+    labels[v] = value;
+    if (predecessor) predecessor[v] = (P)src;
+    out[v] = true;
+}
+
 // BFS pull: every candidate without a label looks over its in-edges for a
 // source in the frontier (`active`, a bitmap) and takes the first it finds.
 // How a candidate is scanned depends on its in-degree d: d <= warp_min, by
@@ -307,9 +317,7 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
                 unsigned int hits = __ballot_sync(FULL_MASK, hit);
                 if (hits) {
                     if (lane == __ffs(hits) - 1) {
-                        labels[target] = value;
-                        if (predecessor) predecessor[target] = (P)src;
-                        out[target] = true;
+                        claim_from(target, src, labels, value, predecessor, out);
                     }
                     break;
                 }
@@ -319,9 +327,7 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
         for (long long i = begin; i < end; ++i) {
             V src = in_sources[i];
             if ((active[src >> 5] >> (src & 31)) & 1u) {
-                labels[v] = value;
-                if (predecessor) predecessor[v] = (P)src;
-                out[v] = true;
+                claim_from(v, src, labels, value, predecessor, out);
                 break;
             }
         }

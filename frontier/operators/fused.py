@@ -125,6 +125,12 @@ def _bits_unless(values, unset):
     return bits
 
 
+def _claim_types(graph, predecessor) -> tuple:
+    """The claim kernels' template types: vertex ids, predecessors (the ids'
+    type when there are none: the kernel gets a null pointer)."""
+    return graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype
+
+
 def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     ids = frontier.ids
     max_degree = graph.max_out_degree()
@@ -132,7 +138,7 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
         return _claim_push_small(graph, vertex_ids(graph, ids), functor, max_degree)
     edges = edges_of(graph, ids)
     predecessor = functor.predecessor
-    types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    types = _claim_types(graph, predecessor)
     if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices \
             and graph.num_vertices >= DENSE_MIN_VERTICES:
         # Large level: a visited bitmap (L2-resident) and a dense output.
@@ -150,9 +156,8 @@ def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
     """One thread per frontier vertex, no degree scan: one launch per level."""
     out, out_count = _output(graph, len(ids) * max_degree)
     predecessor = functor.predecessor
-    pred_type = graph.columns.dtype if predecessor is None else predecessor.dtype
     if len(ids):
-        kernel("claim_push_small", graph.columns.dtype, pred_type)(
+        kernel("claim_push_small", *_claim_types(graph, predecessor))(
             (grid_for(len(ids)),), (256,),
             (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
              functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
@@ -169,7 +174,7 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
     out = graph.xp.zeros(n, dtype=bool)
     predecessor = functor.predecessor
-    types = (graph.columns.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    types = _claim_types(graph, predecessor)
     if n == 0:
         return Frontier(n, graph.device, mask=out)
     active = _bits_unless(frontier.mask, np.bool_(False))
