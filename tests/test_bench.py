@@ -272,6 +272,33 @@ def test_bench_times_each_device_count(tmp_path, capsys):
         assert record["validation"] == "graph500"  # every multi-device tree validated
 
 
+def test_bench_times_threads_and_worker_processes(tmp_path, capsys):
+    status, _, output = run_bench(
+        tmp_path, capsys, "--kronecker", "7", "--primitives", "bfs", "--peers", "none",
+        "--roots", "2", "--repeat", "1", "--device", "cpu", "--devices", "1,2",
+        "--workers", "threads,processes", "--json")
+    assert status == 0
+    lines = [json.loads(line) for line in output.out.splitlines()]
+    assert [(r["num_devices"], r["workers"]) for r in lines] == [
+        (1, None), (2, "threads"), (2, "processes")]
+    assert [r["partition"]["workers"] for r in lines[1:]] == ["threads", "processes"]
+    assert all(r["validation"] == "graph500" for r in lines)
+    assert [records._devices(r) for r in lines] == ["cpu", "cpu x2", "cpu x2 processes"]
+
+
+def test_scaling_lines_start_every_worker_kind_at_one_device():
+    found = [r for r in chart_records(devices=(1, 2)) if r["num_devices"] == 2]
+    for record in found:
+        record["workers"] = "threads"
+    processes = [dict(r, workers="processes", time_ms=r["time_ms"] / 2) for r in found]
+    ones = [r for r in chart_records(devices=(1, 2)) if r["num_devices"] == 1]
+    lines = plot._scaling(ones + found + processes)
+    key = ("kronecker-10-16", "bfs", "frontier")
+    threads, by_process = lines[(*key, "threads")], lines[(*key, "processes")]
+    assert threads[1] == by_process[1] == 10.0
+    assert by_process[2] == threads[2] / 2
+
+
 def test_bench_records_a_wrong_peer_answer_and_fails(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(nx, "single_source_shortest_path_length", lambda g, root: {root: 0})
     status, files, output = run_bench(tmp_path, capsys, "--kronecker", "6", "--primitives",
@@ -303,6 +330,7 @@ def test_bench_file_with_labels_gives_peers_vertex_ids(tmp_path, capsys):
     (["--kronecker", "6", "--peers", "gunrock"], "unknown peer 'gunrock'"),
     (["--kronecker", "6", "--roots", "0"], "roots=0"),
     (["--kronecker", "6", "--devices", "1,0"], "at least 1"),
+    (["--kronecker", "6", "--workers", "fibres"], "workers="),
     (["--graph", "no/such/file.mtx"], "no/such/file.mtx"),
 ])
 def test_bench_rejects_bad_arguments(tmp_path, capsys, arguments, message):
