@@ -24,6 +24,7 @@ import numpy as np
 
 from .atomic import write_npz
 from .device import is_mpi
+from .enactor import WORKERS
 from .memory import host_peak_bytes
 from .multi.distributed import DistributedGraph
 
@@ -209,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--communication", choices=("selective", "broadcast"),
                      default="selective",
                      help="multi-device: updates to the devices that hold the vertex, or to all")
-    run.add_argument("--workers", choices=("threads", "processes"), default="threads",
+    run.add_argument("--workers", choices=WORKERS, default="threads",
                      help="multi-device: one thread per device in this process, or one "
                      "process per device (docs/multi-device.md)")
     run.add_argument("--distributed", action="store_true",

@@ -138,7 +138,7 @@ def _scaling(records: list[dict]) -> dict[tuple, dict[int, float]]:
 
 def _speedup_panel(ax, records: list[dict]) -> None:
     lines = _scaling(records)
-    # one colour per workload; worker processes dashed beside the threads' solid line
+    # one colour per workload; worker processes dotted beside the threads' solid line
     palette = require_matplotlib().rcParams["axes.prop_cycle"].by_key()["color"]
     colours: dict = {}
     for (graph, primitive, implementation, workers), times in lines.items():

@@ -257,21 +257,15 @@ class WorkerPool:
         self._forgotten: list = []
         self.closed = False
         try:
-            for rank in range(1, size):
-                self._expect(rank, "ready", START_TIMEOUT_S)
-            self.nccl = _nccl_communicator(self.devices[0], size, unique_id, 0)
-        except (_PeerAborted, _PeerGone) as error:
-            failure = _failure(self, error)
-            self.close()
-            if isinstance(failure, WorkerError):
-                failure = WorkerError(
-                    f"{failure}; it could not start. A worker imports the main script "
-                    "again: a script that runs with workers='processes' needs its work under "
-                    "`if __name__ == \"__main__\":`")
-            raise failure from None
-        except BaseException:
-            self.close()
-            raise
+            with self._failing_together():
+                for rank in range(1, size):
+                    self._expect(rank, "ready", START_TIMEOUT_S)
+                self.nccl = _nccl_communicator(self.devices[0], size, unique_id, 0)
+        except WorkerError as error:
+            raise WorkerError(
+                f"{error}; it could not start. A worker imports the main script again: a "
+                "script that runs with workers='processes' needs its work under "
+                "`if __name__ == \"__main__\":`") from None
 
     def _expect(self, rank: int, word: str, timeout: float | None = None) -> None:
         connection = self.connections[rank]
