@@ -3,14 +3,16 @@
 # a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
-#     bash benchmarks/run_gpu.sh [tests|bench|all|small]
+#     bash benchmarks/run_gpu.sh [tests|bench|all|small|kernels]
 #     bash benchmarks/run_gpu.sh largest SCALE
 # `largest` is the one-GPU memory batch instead: the generator's GPU tests,
 # all six primitives at Kronecker scale 24, then BFS, DOBFS and PageRank at
 # SCALE (28 fits an 80 GB H100, 29 a 141 GB H200), records with peak_bytes,
 # graph_bytes, graph_build_s and host_peak_bytes. `small` is the small-graph
 # batch: kernel tests, benchmarks/ab.py and a per-call profile at Kronecker
-# 14, then Kronecker 14 with peers and the path.
+# 14, then Kronecker 14 with peers and the path. `kernels` takes a level's host
+# cost apart (benchmarks/level_floor.py) and times every kernel of one call
+# with Nsight Compute (benchmarks/kernel_times.py; KERNELS="24:dobfs grid:bfs").
 # Every step has its own time limit; `all` took under 4 minutes on an H200
 # (2026-11-22), well inside those limits.
 # Outputs under $OUT (the GPU machine sets it; default: a new temporary directory):
@@ -58,8 +60,22 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-what=${1:-all}   # tests | bench | all | largest | small
-if [ "$what" = small ]; then
+what=${1:-all}   # tests | bench | all | largest | small | kernels
+if [ "$what" = kernels ]; then
+    # Per-level host cost taken apart, then every kernel of one call timed by
+    # Nsight Compute (benchmarks/kernel_times.py) for each WORKLOAD:PRIMITIVE.
+    step level-floor 120 python benchmarks/level_floor.py
+    cat "$LOGS/level-floor.log"
+    ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+    for item in ${KERNELS:-24:dobfs 24:bfs 26:dobfs}; do
+        scale=${item%%:*} name=${item##*:}
+        step "ncu-$scale-$name" 240 "$ncu" --profile-from-start off --clock-control none \
+            --metrics gpu__time_duration.sum --csv --log-file "$LOGS/ncu-$scale-$name.csv" \
+            python benchmarks/kernel_times.py run "$scale" "$name"
+        grep -m 1 iterations "$LOGS/ncu-$scale-$name.log"
+        python benchmarks/kernel_times.py table "$LOGS/ncu-$scale-$name.csv" | head -n 25
+    done
+elif [ "$what" = small ]; then
     # Small graphs, where a call is host work: the fused kernels' tests, an
     # A/B of the constants that choose the small-graph paths, a per-call
     # profile, then Kronecker 14 with its peers and the path.
@@ -112,7 +128,7 @@ elif [ "$what" != bench ]; then
     tail -n 25 "$LOGS/pytest-gpu.log"
 fi
 [ "$what" = tests ] && exit $status
-if [ "$what" != largest ] && [ "$what" != small ]; then
+if [ "$what" = bench ] || [ "$what" = all ]; then
 
 step bandwidth 60 python benchmarks/bandwidth.py 4
 cat "$LOGS/bandwidth.log"
@@ -134,7 +150,7 @@ shopt -s nullglob
 files=("$RESULTS"/*.json)
 if [ ${#files[@]} -gt 0 ]; then
     python -m frontier.bench "${files[@]}" || status=1
-else
+elif [ "$what" != kernels ]; then
     echo "run_gpu.sh: no records were written" >&2
     status=1
 fi
