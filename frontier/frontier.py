@@ -14,6 +14,7 @@ import numpy as np
 from .device import Device, array_namespace, device_of, get_device
 from .graph import index_dtype
 from .kernels import compact
+from .kernels.fill import fill
 
 #: A device array of at most this many ids is checked on the host (one copy).
 FEW_IDS = 64
@@ -84,7 +85,9 @@ class Frontier:
     def all(cls, num_vertices: int, device=None) -> Frontier:
         """A dense frontier holding every vertex."""
         dev = get_device(device)
-        frontier = cls(num_vertices, dev, mask=dev.xp.ones(num_vertices, dtype=bool))
+        mask = dev.xp.empty(num_vertices, dtype=bool)
+        fill(mask, True)
+        frontier = cls(num_vertices, dev, mask=mask)
         frontier._size = int(num_vertices)
         return frontier
 

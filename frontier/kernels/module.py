@@ -74,7 +74,8 @@ _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write_vector<{packed}, {p}>" for packed in ("false", "true")
                     for p in _VERTEX])
 #: the kernel instantiations of each source file
-_NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT}
+_NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
+          "fill.cu": ("fill_pattern",)}
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):
@@ -83,7 +84,7 @@ def kernel(name: str, *types, source: str = "traversal.cu"):
     and the dtype ``bool`` the type ``bool``."""
     import cupy
 
-    return _function(name, types, source, cupy.cuda.Device().id)
+    return _function(name, types, source, cupy.cuda.runtime.getDevice())
 
 
 @functools.cache
