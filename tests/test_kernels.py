@@ -312,3 +312,31 @@ def test_read_last_reads_the_last_entry(dtype, pinned):
             assert workspace.read_last(array) == length - 1 + last
         assert workspace.read_last(cupy.arange(10, dtype=dtype)[2:6]) == 5  # a view
         assert workspace.read_last(cupy.arange(10, dtype=dtype)[::3]) == 9  # strided
+
+
+@pytest.mark.parametrize("pinned", [True, False])
+def test_counters_read_zero_and_then_what_a_kernel_added(pinned):
+    """workspace.counter hands out distinct zeroed device words (an address
+    each) and read_counter reads one after the kernels that added to it,
+    through pinned memory or a plain copy; with a ring of 3 the fourth
+    counter is the first again, zeroed."""
+    import cupy
+
+    from frontier.kernels import workspace
+
+    add = cupy.ElementwiseKernel("uint64 address, uint64 amount", "",
+                                 "atomicAdd((unsigned long long*)address, amount)",
+                                 "test_add_to_counter")
+    workspace.release()
+    with mock.patch.object(workspace, "PINNED_READS", pinned), \
+            mock.patch.object(workspace, "COUNTERS", 3):
+        taken = [workspace.counter() for _ in range(3)]
+        assert len(set(int(address) for address in taken)) == 3
+        for amount, address in enumerate(taken):
+            assert workspace.read_counter(address) == 0
+            add(cupy.full(5, int(address), dtype=np.uint64),
+                cupy.full(5, 2**33 + amount, dtype=np.uint64))
+            assert workspace.read_counter(address) == 5 * (2**33 + amount)
+        again = workspace.counter()
+        assert again == taken[0] and workspace.read_counter(again) == 0
+    workspace.release()

@@ -27,7 +27,7 @@ def _words(n: int) -> int:
 def _current_gpu() -> int:
     import cupy
 
-    return cupy.cuda.Device().id
+    return cupy.cuda.runtime.getDevice()
 
 
 def scratch_bits(n: int):
@@ -51,45 +51,64 @@ def bits(n: int):
     return _buffers[key]
 
 
-def counter():
-    """A one-entry uint64 device counter that reads zero, for a kernel's
-    output length. Counters come from a ring per GPU and thread, zeroed in
-    one memset every :data:`COUNTERS` calls, instead of an allocation and a
-    memset per launch; the caller reads its counter before taking another
-    (the ring's memset is ordered after earlier launches on the stream)."""
-    import cupy
-
+def counter() -> np.uint64:
+    """The device address of a one-entry uint64 counter that reads zero, for
+    a kernel's output length (an ``unsigned long long*`` argument; read it
+    with :func:`read_counter`). Counters come from a ring per GPU and
+    thread, zeroed in one memset every :data:`COUNTERS` calls, instead of an
+    allocation and a memset per launch; the caller reads its counter before
+    taking another (the ring's memset is ordered after earlier launches on
+    the stream)."""
     key = ("counters", _current_gpu(), threading.get_ident())
     ring = _buffers.get(key)
     if ring is None:
+        import cupy
+
         ring = _buffers[key] = [cupy.zeros(COUNTERS, dtype=np.uint64), 0]
     elif ring[1] == COUNTERS:
         ring[0].fill(0)
         ring[1] = 0
     ring[1] += 1
-    return ring[0][ring[1] - 1:ring[1]]
+    # an address, not a slice of the ring: a slice costs a few microseconds
+    return np.uint64(ring[0].data.ptr + 8 * (ring[1] - 1))
+
+
+def read_counter(address: np.uint64) -> int:
+    """The value of a counter from :func:`counter`, once the work queued on
+    the current stream is done."""
+    return _read_word(int(address), np.uint64)
 
 
 def read_last(array) -> int:
-    """The last entry of a 1-d int64 or uint64 device array (a kernel's
-    output counter, the end of a scan) as a Python int, as a level reads its
-    counts: an asynchronous copy into pinned host memory and a wait for the
-    stream, instead of CuPy's indexing and pageable copy."""
+    """The last entry of a 1-d int64 or uint64 device array (the end of a
+    scan) as a Python int, as a level reads its counts: an asynchronous
+    copy into pinned host memory and a wait for the stream, instead of
+    CuPy's indexing and pageable copy."""
     if not PINNED_READS:
         return int(array[-1])
-    import cupy
-    import cupyx
+    return _read_word(array.data.ptr + (len(array) - 1) * array.strides[0], array.dtype)
 
+
+def _read_word(address: int, dtype) -> int:
+    """The 8-byte integer of ``dtype`` at device ``address``."""
+    import cupy
+
+    if not PINNED_READS:  # a synchronous copy to pageable memory, as CuPy reads
+        word = np.empty(1, dtype=dtype)
+        cupy.cuda.runtime.memcpy(word.ctypes.data, address, 8,
+                                 cupy.cuda.runtime.memcpyDeviceToHost)
+        return int(word[0])
     key = ("pinned-word", threading.get_ident())
     host = _buffers.get(key)
     if host is None:
-        host = _buffers[key] = cupyx.empty_pinned(1, dtype=array.dtype)
+        import cupyx
+
+        host = _buffers[key] = cupyx.empty_pinned(1, dtype=np.uint64)
     stream = cupy.cuda.get_current_stream()
-    source = array.data.ptr + (len(array) - 1) * array.strides[0]
-    cupy.cuda.runtime.memcpyAsync(host.ctypes.data, source, array.itemsize,
+    cupy.cuda.runtime.memcpyAsync(host.ctypes.data, address, 8,
                                   cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
     stream.synchronize()
-    return int(host.view(array.dtype)[0])
+    return int(host.view(dtype)[0])
 
 
 def release() -> None:

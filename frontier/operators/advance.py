@@ -14,6 +14,7 @@ result.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from ..frontier import Frontier, as_frontier
@@ -94,9 +95,7 @@ def _fast_path(graph: Graph, frontier: Frontier, functor, direction: str, among)
     (:mod:`.fused`), the host claims on a CPU (:mod:`.host_push`,
     :mod:`.host_pull`); ``None`` where none applies."""
     if graph.device.is_gpu:
-        from .fused import fused_advance
-
-        return fused_advance(graph, frontier, functor, direction, among)
+        return _fused_advance()(graph, frontier, functor, direction, among)
     if not _host_claim_fits(functor):
         return None
     if direction == "pull":
@@ -108,6 +107,15 @@ def _fast_path(graph: Graph, frontier: Frontier, functor, direction: str, among)
     from .host_push import claim_push
 
     return claim_push(graph, frontier, functor)
+
+
+@functools.cache
+def _fused_advance():
+    """:func:`.fused.fused_advance`, imported on first use by a GPU graph
+    (once: an import statement in a level's path costs about a microsecond)."""
+    from .fused import fused_advance
+
+    return fused_advance
 
 
 def _host_claim_fits(functor) -> bool:

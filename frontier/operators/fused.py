@@ -110,8 +110,8 @@ def _output(graph, size: int):
 def _claimed(graph, out, out_count) -> Frontier:
     """The ids a claiming kernel appended to ``out`` (each once), after one
     read of their count."""
-    return Frontier(graph.num_vertices, graph.device, ids=out[:workspace.read_last(out_count)],
-                    distinct=True)
+    return Frontier(graph.num_vertices, graph.device,
+                    ids=out[:workspace.read_counter(out_count)], distinct=True)
 
 
 def _bits_unless(values, unset):
@@ -186,7 +186,7 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
         in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask), active,
         np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN), functor.labels,
         np.int32(functor.value), pointer(predecessor), out, hubs, hub_count))
-    found_hubs = workspace.read_last(hub_count)
+    found_hubs = workspace.read_counter(hub_count)
     if found_hubs:
         edges_of(graph, hubs[:found_hubs], incoming=True).launch(
             "claim_pull_hubs", types, active, functor.labels, np.int32(functor.value),
@@ -233,7 +233,7 @@ def _relax_push(graph, frontier: Frontier, functor) -> Frontier:
         def predecessors(predecessor):
             edges.launch("relax_predecessor", types + (predecessor.dtype,), pointer(weights),
                          start, functor.distance, queued, predecessor)
-    out = out[:workspace.read_last(out_count)]
+    out = out[:workspace.read_counter(out_count)]
     if len(out):
         if functor.predecessor is not None:
             predecessors(functor.predecessor)
