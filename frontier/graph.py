@@ -307,9 +307,17 @@ class Graph:
         ``positive``: not positive), followed by ``needs`` (what the caller
         needs, e.g. ``"sssp needs non-negative weights"``). No weights, or
         unsigned ones, pass (unsigned only when zero is allowed)."""
-        if self.weights is None or (self.weights.dtype.kind == "u" and not positive):
+        weights = self.weights
+        if weights is None or (weights.dtype.kind == "u" and not positive) or not len(weights):
             return
-        bad = self.xp.flatnonzero(self.weights <= 0 if positive else self.weights < 0)
+        if self.xp is not np:
+            # One reduction and one read: CuPy's comparison would first write
+            # a flag per arc (2.5 ms for 520 M arcs on an H200, 2026-11-24).
+            # NaN weights pass, as they do the comparison below.
+            lowest = self.xp.nanmin(weights) if weights.dtype.kind == "f" else weights.min()
+            if not bool(lowest <= 0 if positive else lowest < 0):
+                return
+        bad = self.xp.flatnonzero(weights <= 0 if positive else weights < 0)
         if len(bad):
             arc = int(bad[0])
             tail, head = int(self.arc_sources()[arc]), int(self.columns[arc])

@@ -104,11 +104,29 @@ def test_unweighted_counts_hops():
 
 
 @pytest.mark.parametrize("directed", [True, False])
-def test_negative_weight_names_the_edge(directed):
+def test_negative_weight_names_the_edge(directed, device):
     G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=[2.0, -3.5, 1.0], directed=directed,
-                            device="cpu")
+                            device=device)
     with pytest.raises(ValueError, match=re.escape("edge (1, 2) has weight -3.5")):
         sssp(G, 0)
+
+
+@pytest.mark.parametrize("weights,positive,message", [
+    ([2, 0, 1], True, "edge (1, 2) has weight 0"),
+    ([2, 0, -1], False, "edge (2, 3) has weight -1"),
+    ([2.5, 0.0, 1.0], True, "edge (1, 2) has weight 0.0"),
+    ([2, 0, 1], False, None),
+    ([3.0, 1e-300, 2.0], True, None),
+])
+def test_check_weights_finds_the_first_bad_arc(weights, positive, message, device):
+    """Graph.check_weights (one reduction on a GPU) refuses what it should,
+    naming the first bad arc, and passes the rest."""
+    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=weights, directed=True, device=device)
+    if message is None:
+        G.check_weights("needs more", positive=positive)
+        return
+    with pytest.raises(ValueError, match=re.escape(message + ": needs more")):
+        G.check_weights("needs more", positive=positive)
 
 
 @pytest.mark.parametrize("kwargs,message", [
