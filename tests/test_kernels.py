@@ -278,8 +278,9 @@ def test_output_counters_are_zero_after_their_ring_wraps():
 @pytest.mark.parametrize("vertex_dtype", [np.int32, np.int64])
 def test_block_degree_scan_matches_cupy_scan(count, vertex_dtype):
     """edges_of's one-block degree scan (chunks of 4096 ids with a carry)
-    against CuPy's gather and cumsum, on a graph with zero-degree vertices
-    and repeated ids in the list."""
+    and its long-list path (list_degrees, then CuPy's cumsum) against the
+    host's scan, on a graph with zero-degree vertices and repeated ids in
+    the list."""
     from frontier.kernels import edges
 
     rng = np.random.default_rng(count)
@@ -292,8 +293,10 @@ def test_block_degree_scan_matches_cupy_scan(count, vertex_dtype):
     block = edges.edges_of(G, ids)
     with mock.patch.object(edges, "BLOCK_SCAN_MAX", 0):
         scanned = edges.edges_of(G, ids)
-    np.testing.assert_array_equal(host(block.ends), host(scanned.ends))
-    assert block.total == scanned.total == int(host(G.out_degree())[host(ids)].sum())
+    want = np.cumsum(host(G.out_degree())[host(ids)])
+    np.testing.assert_array_equal(host(block.ends), want)
+    np.testing.assert_array_equal(host(scanned.ends), want)
+    assert block.total == scanned.total == int(want[-1])
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64])
@@ -339,4 +342,27 @@ def test_counters_read_zero_and_then_what_a_kernel_added(pinned):
             assert workspace.read_counter(address) == 5 * (2**33 + amount)
         again = workspace.counter()
         assert again == taken[0] and workspace.read_counter(again) == 0
+    workspace.release()
+
+
+@pytest.mark.parametrize("dtype,unset", [(np.int32, -1), (np.bool_, False)])
+def test_flags_to_bits_sets_the_bit_of_every_value_but_unset(dtype, unset):
+    """The bitmap the fused pushes and pulls build from labels or a mask,
+    one thread per 32-value word: 16-byte loads where the values start on a
+    16-byte boundary, one value at a time where they do not (a view one
+    entry in) and in the last, partial word."""
+    from frontier.kernels import workspace
+
+    rng = np.random.default_rng(7)
+    for n in (1, 31, 32, 33, 64, 100, 4096, 100_003):
+        base = rng.integers(-1, 2, n + 1).astype(dtype) if dtype == np.int32 \
+            else rng.random(n + 1) < 0.3
+        device_base = fr.get_device("cuda:0").asarray(base)
+        for values, device_values in ((base[:n], device_base[:n]),  # aligned,
+                                      (base[1:], device_base[1:])):  # then one entry in
+            bits = host(kernels._bits_unless(device_values, dtype(unset)))
+            want = np.zeros(-(-n // 32) * 32, dtype=bool)
+            want[:n] = values != unset
+            words = np.packbits(want.reshape(-1, 32)[:, ::-1], axis=1).view(">u4").ravel()
+            np.testing.assert_array_equal(bits[:len(words)], words.astype(np.uint32))
     workspace.release()

@@ -19,8 +19,9 @@ from .workspace import read_last
 
 NULL = np.uint64(0)
 #: An id list of at most this many vertices is scanned by one block of the
-#: ``degree_scan`` kernel (one launch); a longer one by CuPy (a gather, a
-#: subtraction and a multi-kernel scan, which pay off only on long lists).
+#: ``degree_scan`` kernel (one launch); a longer one's degrees are gathered
+#: by ``list_degrees`` and scanned by CuPy (a multi-kernel scan, which pays
+#: off only on long lists).
 BLOCK_SCAN_MAX = 1 << 14
 
 
@@ -82,10 +83,15 @@ def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
     ids = vertex_ids(graph, ids)
     if len(ids) == 0:
         return EdgeList(offsets, neighbours, ids, ids.astype(np.int64), 0, 0)
-    if len(ids) <= BLOCK_SCAN_MAX and graph.xp is not np:
+    if graph.xp is np:
+        ends = np.cumsum(offsets[ids + 1] - offsets[ids])
+    elif len(ids) <= BLOCK_SCAN_MAX:
         ends = graph.xp.empty(len(ids), dtype=np.int64)
         kernel("degree_scan", ids.dtype)((1,), (256,), (offsets, ids, np.int64(len(ids)), ends))
     else:
-        ends = graph.xp.cumsum(offsets[ids + 1] - offsets[ids])
+        degrees = graph.xp.empty(len(ids), dtype=np.int64)
+        kernel("list_degrees", ids.dtype)((grid_for(len(ids)),), (256,), (
+            offsets, ids, np.int64(len(ids)), degrees))
+        ends = graph.xp.cumsum(degrees)
     total = int(ends[-1]) if graph.xp is np else read_last(ends)
     return EdgeList(offsets, neighbours, ids, ends, len(ids), total)

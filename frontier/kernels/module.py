@@ -52,6 +52,7 @@ _TRAVERSAL = tuple(
        for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + [f"degree_scan<{v}>" for v in _VERTEX]
+    + [f"list_degrees<{v}>" for v in _VERTEX]
     + ["flags_to_bits<int>", "flags_to_bits<bool>", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT

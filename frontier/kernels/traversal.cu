@@ -175,16 +175,48 @@ __device__ __forceinline__ bool test_and_set(unsigned int* bits, long long v) {
     return !(atomicOr(word, bit) & bit);
 }
 
-// Bit v of `bits` = (values[v] != unset), one warp per 32-vertex word: a
-// visited bitmap from BFS labels (unset -1), a frontier's from its mask.
+// Bit v of `bits` = (values[v] != unset): a visited bitmap from BFS labels
+// (unset -1), a frontier's from its mask. One thread per 32-vertex word,
+// which reads its 32 values 16 bytes at a time when `values` starts on a
+// 16-byte boundary (so does every word's first value) and writes the word:
+// no warp vote per value, and whole sectors per load.
 template <typename T>
-__global__ void flags_to_bits(const T* values, T unset, long long n, unsigned int* bits) {
+__global__ void flags_to_bits(const T* values, T unset, long long n, bool aligned,
+                              unsigned int* bits) {
+    constexpr int PER_LOAD = 16 / sizeof(T);
     long long stride = (long long)gridDim.x * blockDim.x;
-    long long rounds = (n + stride - 1) / stride;
-    long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    for (long long r = 0; r < rounds; ++r, v += stride) {
-        unsigned int word = __ballot_sync(FULL_MASK, v < n && values[v] != unset);
-        if ((threadIdx.x & 31) == 0 && v < n) bits[v >> 5] = word;
+    long long words = (n + 31) / 32;
+    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
+        long long first = w * 32;
+        unsigned int word = 0;
+        if (aligned && first + 32 <= n) {
+            const uint4* loads = reinterpret_cast<const uint4*>(values + first);
+#pragma unroll
+            for (int k = 0; k < 32 / PER_LOAD; ++k) {
+                uint4 load = loads[k];
+                const T* part = reinterpret_cast<const T*>(&load);
+#pragma unroll
+                for (int j = 0; j < PER_LOAD; ++j)
+                    word |= (unsigned int)(part[j] != unset) << (k * PER_LOAD + j);
+            }
+        } else {
+            for (int j = 0; j < 32 && first + j < n; ++j)
+                word |= (unsigned int)(values[first + j] != unset) << j;
+        }
+        bits[w] = word;
+    }
+}
+
+// degrees[i] = out-degree of vertices[i]: the gather edges_of scans for a list
+// longer than degree_scan takes (CuPy needs an addition, two gathers and a
+// subtraction, each a launch and a pass).
+template <typename V>
+__global__ void list_degrees(const long long* offsets, const V* vertices, long long count,
+                             long long* degrees) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        V v = vertices[i];
+        degrees[i] = offsets[v + 1] - offsets[v];
     }
 }
 

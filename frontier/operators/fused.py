@@ -120,8 +120,8 @@ def _bits_unless(values, unset):
     into a reused buffer."""
     n = len(values)
     bits = workspace.bits(n)
-    kernel("flags_to_bits", values.dtype)((grid_for(n),), (256,), (values, unset, np.int64(n),
-                                                                   bits))
+    kernel("flags_to_bits", values.dtype)((grid_for(-(-n // 32)),), (256,), (
+        values, unset, np.int64(n), np.bool_(values.data.ptr % 16 == 0), bits))
     return bits
 
 
