@@ -315,6 +315,8 @@ def test_read_last_reads_the_last_entry(dtype, pinned):
             assert workspace.read_last(array) == length - 1 + last
         assert workspace.read_last(cupy.arange(10, dtype=dtype)[2:6]) == 5  # a view
         assert workspace.read_last(cupy.arange(10, dtype=dtype)[::3]) == 9  # strided
+        if dtype == np.int64:
+            assert workspace.read_last(cupy.asarray([3, -2**40 - 1], dtype=dtype)) == -2**40 - 1
 
 
 @pytest.mark.parametrize("pinned", [True, False])

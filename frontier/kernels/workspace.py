@@ -99,16 +99,20 @@ def _read_word(address: int, dtype) -> int:
                                  cupy.cuda.runtime.memcpyDeviceToHost)
         return int(word[0])
     key = ("pinned-word", threading.get_ident())
-    host = _buffers.get(key)
-    if host is None:
+    pinned = _buffers.get(key)
+    if pinned is None:
         import cupyx
 
-        host = _buffers[key] = cupyx.empty_pinned(1, dtype=np.uint64)
+        host = cupyx.empty_pinned(1, dtype=np.uint64)
+        # the array and its address: NumPy's .ctypes builds an object per call
+        pinned = _buffers[key] = (host, host.ctypes.data)
+    host, host_address = pinned
     stream = cupy.cuda.get_current_stream().ptr
     runtime = cupy.cuda.runtime
-    runtime.memcpyAsync(host.ctypes.data, address, 8, runtime.memcpyDeviceToHost, stream)
+    runtime.memcpyAsync(host_address, address, 8, runtime.memcpyDeviceToHost, stream)
     runtime.streamSynchronize(stream)  # the runtime's call: about 1 us less than the Stream's
-    return int(host.view(dtype)[0])
+    value = int(host[0])
+    return value - (1 << 64) if dtype == np.int64 and value >= 1 << 63 else value
 
 
 def release() -> None:

@@ -154,12 +154,13 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
 
 def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
     """One thread per frontier vertex, no degree scan: one launch per level."""
-    out, out_count = _output(graph, len(ids) * max_degree)
+    count = len(ids)
+    out, out_count = _output(graph, count * max_degree)
     predecessor = functor.predecessor
-    if len(ids):
+    if count:
         kernel("claim_push_small", *_claim_types(graph, predecessor))(
-            (grid_for(len(ids)),), (256,),
-            (graph.offsets, graph.columns, ids, np.int64(len(ids)), np.int32(max_degree),
+            (grid_for(count),), (256,),
+            (graph.offsets, graph.columns, ids, np.int64(count), np.int32(max_degree),
              functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
     return _claimed(graph, out, out_count)
 
