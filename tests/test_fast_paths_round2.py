@@ -218,7 +218,8 @@ def test_default_budget_is_a_share_of_free_memory_read_once_per_call():
         os.environ.pop(BUDGET, None)
         assert expand_module.default_chunk_edges(G, 1) == 50
         read.reset_mock()
-        fr.advance(G, np.arange(1000), recorder(calls, lambda s, d, e: d > s))
+        with mock.patch.object(expand_module, "SMALL_EXPANSION_EDGES", 0):
+            fr.advance(G, np.arange(1000), recorder(calls, lambda s, d, e: d > s))
         assert read.call_count == 1
         assert len(calls) > 20 and max(len(call[1]) for call in calls) <= 52
         read.return_value = 1 << 50  # capped
@@ -227,6 +228,28 @@ def test_default_budget_is_a_share_of_free_memory_read_once_per_call():
         assert expand_module.default_chunk_edges(G, 1) == expand_module.DEFAULT_CHUNK_EDGES
         read.return_value = 1  # never below one edge
         assert expand_module.default_chunk_edges(G, 1) == 1
+
+
+def test_a_small_push_is_one_chunk_without_reading_the_free_memory():
+    """A push over at most SMALL_EXPANSION_EDGES edges (frontier size times
+    the largest degree) skips the free-memory look, which on the CPU opens
+    /proc/meminfo; a budget set by hand still cuts it; a pull still looks."""
+    G = fr.Graph.from_edges(np.arange(999), np.arange(1, 1000), device="cpu")
+    calls = []
+    with mock.patch.dict(os.environ), \
+            mock.patch.object(expand_module, "free_bytes", return_value=1) as read:
+        os.environ.pop(BUDGET, None)
+        fr.advance(G, np.arange(1000), recorder(calls, lambda s, d, e: d > s))
+        assert read.call_count == 0 and len(calls) == 1
+        with mock.patch.object(expand_module, "SMALL_EXPANSION_EDGES", 1999):
+            fr.advance(G, np.arange(1000), recorder(calls, lambda s, d, e: d > s))
+        assert read.call_count == 1  # 1000 x 2 edges may exceed 1999
+        fr.advance(G, [0], recorder(calls, lambda s, d, e: d > s), direction="pull")
+        assert read.call_count == 2
+        calls.clear()
+        os.environ[BUDGET] = str(10 * expand_module.edge_bytes(G, 1))
+        fr.advance(G, np.arange(1000), recorder(calls, lambda s, d, e: d > s))
+        assert read.call_count == 2 and len(calls) > 100
 
 
 def test_edge_budget_counts_the_bytes_of_each_edge():

@@ -83,7 +83,9 @@ def advance(
     if result is not None:
         return _predecessors_in_caller_ids(functor, result)
     if chunk_edges is None:
-        chunk_edges = default_chunk_edges(graph, output_bytes=1)
+        # a push walks at most size x largest degree edges (a pull: no cheap bound)
+        most = frontier.size * graph.max_out_degree() if direction == "push" else None
+        chunk_edges = default_chunk_edges(graph, output_bytes=1, most_edges=most)
     if direction == "push":
         return _push(graph, frontier, functor, chunk_edges)
     candidates = None if among is None else as_frontier(among, graph.num_vertices, graph.device)
