@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from checks import assert_shortest_path_tree
+from conftest import DEVICES
 from graphs import DATASETS, named_graphs
 from hypothesis import given
 from hypothesis import strategies as st
@@ -109,6 +110,29 @@ def test_negative_weight_names_the_edge(directed, device):
                             device=device)
     with pytest.raises(ValueError, match=re.escape("edge (1, 2) has weight -3.5")):
         sssp(G, 0)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(weights=st.lists(st.integers(-3, 5), min_size=1, max_size=40),
+       floats=st.booleans(), positive=st.booleans())
+def test_check_weights_refuses_exactly_the_bad_graphs(device, weights, floats, positive):
+    """On random weights, check_weights (one reduction on a GPU) raises
+    exactly when some weight is negative (with positive: not positive),
+    naming the first such arc of the CSR."""
+    n = len(weights) + 1
+    values = np.asarray(weights, dtype=np.float64 if floats else np.int64)
+    G = fr.Graph.from_edges(np.arange(n - 1), np.arange(1, n), weights=values, directed=True,
+                            device=device)
+    stored = fr.to_numpy(G.weights)
+    bad = np.flatnonzero(stored <= 0 if positive else stored < 0)
+    if len(bad) == 0:
+        G.check_weights("needs more", positive=positive)
+        return
+    tail = int(fr.to_numpy(G.arc_sources())[bad[0]])
+    head = int(fr.to_numpy(G.columns)[bad[0]])
+    with pytest.raises(ValueError, match=re.escape(
+            f"edge ({tail}, {head}) has weight {stored[bad[0]].item()}: needs more")):
+        G.check_weights("needs more", positive=positive)
 
 
 @pytest.mark.parametrize("weights,positive,message", [
