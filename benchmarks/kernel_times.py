@@ -13,14 +13,15 @@ launches and total microseconds, most time first, and the sum.
         python benchmarks/kernel_times.py run 24 dobfs
     python benchmarks/kernel_times.py table dobfs.csv
 
-``SCALE`` is a Kronecker scale, or ``grid`` (4096 x 4096) or ``path``
-(1 x 20000); the root is the hub (Kronecker) or vertex 0.
+``SCALE`` is a Kronecker scale, ``grid`` (4096 x 4096), ``path`` (1 x
+20000) or a graph file; the root is the hub (Kronecker) or vertex 0.
 """
 
 from __future__ import annotations
 
 import collections
 import csv
+import os
 import statistics
 import sys
 import time
@@ -32,6 +33,8 @@ import frontier as fr
 
 def graph_and_root(scale: str, name: str):
     weights = (1, 64) if name == "sssp" else None
+    if os.path.exists(scale):  # a graph file, from vertex 0
+        return fr.read_graph(scale).to("cuda:0"), 0
     if scale == "grid":
         return fr.generators.grid(4096, 4096, weights=weights, device="cuda:0"), 0
     if scale == "path":

@@ -63,13 +63,24 @@ def test_strided_and_unaligned_masks_and_bitmaps(device):
 
 
 @with_device
-@given(st.lists(st.integers(-50, 50), max_size=3 * TILE // 2), st.integers(0, 2**16))
-def test_where_is_boolean_indexing(device, values, seed):
+@given(lengths, densities, st.integers(0, 2**16),
+       st.sampled_from([np.int32, np.int64, np.float64]), st.integers(0, 3))
+def test_where_is_boolean_indexing(device, length, density, seed, dtype, offset):
+    """where(values, mask): on a GPU the compaction kernels write int32 and
+    int64 values themselves (float64 takes the gather), with 16 flags per
+    thread or one, in one tile or many, tile counts scanned in the kernel or
+    by CuPy, and masks that start off a 16-byte boundary."""
     on = get_device(device)
-    values = np.asarray(values, dtype=np.int64)
-    keep = np.random.default_rng(seed).random(len(values)) < 0.4
-    np.testing.assert_array_equal(to_numpy(compact.where(on.asarray(values), on.asarray(keep))),
-                                  values[keep])
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-2**31, 2**31, length + offset).astype(dtype)
+    keep = _mask(length + offset, density, seed)
+    want = values[offset:][keep[offset:]]
+    for vector_loads, fused_scan in ((True, 1 << 40), (False, 1 << 40), (True, 0)):
+        with mock.patch.multiple(compact, VECTOR_LOADS=vector_loads,
+                                 FUSED_SCAN_MAX_TILES=fused_scan):
+            got = compact.where(on.asarray(values)[offset:], on.asarray(keep)[offset:])
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(to_numpy(got), want)
 
 
 @pytest.mark.gpu

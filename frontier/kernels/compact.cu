@@ -101,10 +101,11 @@ __global__ void compact_count(const unsigned char* flags, long long n, long long
     scan_if_last(counts, ticket);
 }
 
-// out[j] = position of the j-th set flag; ends = inclusive scan of counts.
+// out[j] = position of the j-th set flag (with `values`: the value there);
+// ends = inclusive scan of counts.
 template <bool Packed, typename P>
 __global__ void compact_write(const unsigned char* flags, long long n, const long long* ends,
-                              P* out) {
+                              P* out, const P* values) {
     __shared__ int warp_sums[COMPACT_WARPS];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     long long base = blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1];
@@ -121,7 +122,7 @@ __global__ void compact_write(const unsigned char* flags, long long n, const lon
             before += w < warp ? sum : 0;
             round_total += sum;
         }
-        if (flag) out[base + before] = (P)i;
+        if (flag) out[base + before] = values ? values[i] : (P)i;
         base += round_total;
         __syncthreads();  // every warp has read warp_sums before the next round writes it
     }
@@ -172,10 +173,12 @@ __global__ void compact_count_vector(const unsigned char* flags, long long n, lo
 }
 
 // A grid of one block needs no `ends` (tile 0 starts at 0) and stores its
-// count in `single_total`; a larger grid leaves that alone.
+// count in `single_total`; a larger grid leaves that alone. With `values`,
+// out holds the values at the set flags' positions instead.
 template <bool Packed, typename P>
 __global__ void compact_write_vector(const unsigned char* flags, long long n,
-                                     const long long* ends, P* out, long long* single_total) {
+                                     const long long* ends, P* out, long long* single_total,
+                                     const P* values) {
     // The tile's positions are gathered in shared memory (as offsets in the
     // tile), then written out in order by all threads: coalesced stores.
     __shared__ int warp_sums[COMPACT_WARPS];
@@ -206,6 +209,7 @@ __global__ void compact_write_vector(const unsigned char* flags, long long n,
     __syncthreads();
     P* tile_out = out + (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]);
     for (int j = threadIdx.x; j < total; j += COMPACT_THREADS) {
-        tile_out[j] = (P)(tile_start + staged[j]);
+        long long position = tile_start + staged[j];
+        tile_out[j] = values ? values[position] : (P)position;
     }
 }

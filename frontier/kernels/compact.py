@@ -15,9 +15,12 @@ import numpy as np
 
 from ..device import array_namespace
 from ..graph import index_dtype
+from .edges import pointer
 from .module import kernel
 from .workspace import counter, read_last
 
+#: Value types the compaction kernels write themselves (``where``).
+_SELECTABLE = (np.dtype(np.int32), np.dtype(np.int64))
 # Entries one block takes (COMPACT_TILE in compact.cu).
 TILE = 256 * 16
 #: 16 flags per thread (``compact_*_vector``): one 16-byte load of a bool
@@ -42,10 +45,17 @@ def flatnonzero(mask, dtype=np.int64):
 
 
 def where(values, mask):
-    """``values[mask]`` for a 1-d array and a bool mask of its length, the
-    positions found by :func:`flatnonzero` (one device read) on GPUs."""
-    if array_namespace(mask) is np:
+    """``values[mask]`` for a 1-d array and a bool mask of its length. On a
+    GPU, int32 or int64 values (vertex ids, as a filter keeps) are written
+    by the compaction kernels themselves (one device read, no gather after
+    it); other values are gathered at the positions :func:`flatnonzero`
+    finds."""
+    xp = array_namespace(mask)
+    if xp is np:
         return values[mask]
+    if values.dtype in _SELECTABLE and values.ndim == 1 and values.flags.c_contiguous:
+        return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False,
+                        values.dtype, values=values)
     return values[flatnonzero(mask, index_dtype(len(mask)))]
 
 
@@ -63,7 +73,9 @@ def bit_positions(bits, length: int, dtype=np.int64, count: int | None = None):
     return _compact(xp.ascontiguousarray(bits), length, True, dtype, count)
 
 
-def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
+def _compact(flags, length: int, packed: bool, dtype, found: int | None = None, values=None):
+    """Positions of the set flags as ``dtype``, or with ``values`` (of that
+    dtype) the values at them."""
     import cupy
 
     dtype = np.dtype(dtype)
@@ -76,7 +88,7 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
         out = cupy.empty(length, dtype=dtype)
         total = cupy.empty(1, dtype=np.int64)
         kernel("compact_write_vector", packed, dtype, source="compact.cu")(
-            (1,), (256,), (flags, np.int64(length), total, out, total))
+            (1,), (256,), (flags, np.int64(length), total, out, total, pointer(values)))
         return out[:read_last(total) if found is None else found]  # the one read
     counts = cupy.empty(tiles, dtype=np.int64)
     suffix = "_vector" if vector else ""
@@ -91,5 +103,5 @@ def _compact(flags, length: int, packed: bool, dtype, found: int | None = None):
     if found:
         extra = (counts,) if vector else ()  # its single-tile total: unused here
         kernel("compact_write" + suffix, packed, dtype, source="compact.cu")(
-            (tiles,), (256,), (flags, np.int64(length), ends, out, *extra))
+            (tiles,), (256,), (flags, np.int64(length), ends, out, *extra, pointer(values)))
     return out
