@@ -15,8 +15,7 @@ import numpy as np
 
 from ..device import array_namespace
 from ..graph import index_dtype
-from .edges import pointer
-from .module import kernel
+from .module import kernel, pointer
 from .workspace import counter, read_last
 
 #: Value types the compaction kernels write themselves (``where``).

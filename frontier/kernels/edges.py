@@ -14,20 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..device import array_namespace
-from .module import TILE, grid_for, kernel, resident_blocks
+from .module import TILE, grid_for, kernel, pointer, resident_blocks
 from .workspace import read_last
 
-NULL = np.uint64(0)
 #: An id list of at most this many vertices is scanned by one block of the
 #: ``degree_scan`` kernel (one launch); a longer one's degrees are gathered
 #: by ``list_degrees`` and scanned by CuPy (a multi-kernel scan, which pays
 #: off only on long lists).
 BLOCK_SCAN_MAX = 1 << 14
-
-
-def pointer(array):
-    """A kernel argument: the array, or a null pointer for ``None``."""
-    return NULL if array is None else array
 
 
 @dataclass

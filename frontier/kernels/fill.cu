@@ -4,9 +4,8 @@
 // 16 bytes); `data` starts on a 16-byte boundary, so byte i of the array is
 // byte i % 16 of the pattern. The last `tail` bytes (< 16) follow the words.
 
-__global__ void fill_pattern(ulonglong2* data, long long words,
-                                        unsigned long long low, unsigned long long high,
-                                        int tail) {
+__global__ void fill_pattern(ulonglong2* data, long long words, unsigned long long low,
+                             unsigned long long high, int tail) {
     const ulonglong2 pattern = make_ulonglong2(low, high);
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)

@@ -22,10 +22,7 @@ WORD = 16
 def fill(array, value) -> None:
     """Set every entry of ``array`` (any contiguous array) to ``value``."""
     xp = array_namespace(array)
-    if xp is np or array.size == 0:
-        array.fill(value)
-        return
-    if not array.flags.c_contiguous:
+    if xp is np or array.size == 0 or not array.flags.c_contiguous:
         array.fill(value)
         return
     element = np.asarray(value, dtype=array.dtype).tobytes()

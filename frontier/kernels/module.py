@@ -12,6 +12,8 @@ _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
           np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 
 THREADS = 256
+#: A null pointer kernel argument.
+NULL = np.uint64(0)
 # Edge slots one block takes at a time (TILE in traversal.cu).
 TILE = 1024
 
@@ -96,6 +98,11 @@ def _function(name: str, types: tuple, source: str, gpu: int):
                  else "bool" if np.dtype(t) == np.bool_ else ctype(t) for t in types]
     expression = f"{name}<{', '.join(arguments)}>" if types else name
     return _module(source, _NAMES[source], gpu).get_function(expression)
+
+
+def pointer(array):
+    """A kernel argument: the array, or a null pointer for ``None``."""
+    return NULL if array is None else array
 
 
 def grid_for(work: int, threads: int = THREADS) -> int:

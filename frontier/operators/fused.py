@@ -15,8 +15,8 @@ import numpy as np
 
 from ..frontier import Frontier, as_frontier
 from ..kernels import workspace
-from ..kernels.edges import edges_of, pointer, vertex_ids
-from ..kernels.module import grid_for, kernel, supported
+from ..kernels.edges import edges_of, vertex_ids
+from ..kernels.module import grid_for, kernel, pointer, supported
 
 # A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
 # (building it reads every label once, which then pays for itself) and
