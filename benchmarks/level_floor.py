@@ -11,7 +11,9 @@ times, in microseconds per level (median of 5 runs of 2,000 levels):
 * ``empty+slice``: allocating an output buffer and slicing it to its count;
 * variants: the read through the runtime's calls alone, a launch with two
   arguments, a launch through the driver with a parameter block built once,
-  and the small lookups a level makes (the current device, a counter slice);
+  the small lookups a level makes (the current device, a counter slice), a
+  gather by indexing and by ``take``, an allocation by ``cupy.empty`` and by
+  the ``ndarray`` constructor;
 * ``bfs path`` / ``bfs grid``: a whole BFS, per level (1 x 20000, 512 x 512).
 
     python benchmarks/level_floor.py
@@ -118,13 +120,32 @@ def main() -> None:
     def ring_slice():
         return ring[5:6]
 
+    values = cupy.arange(1 << 16, dtype=np.float64)
+    ids = cupy.arange(0, 1 << 16, 7, dtype=np.int32)
+
+    def gather_index():
+        return values[ids]
+
+    def gather_take():
+        return values.take(ids)
+
+    def allocate_empty():
+        return cupy.empty(1024, dtype=np.int32)
+
+    def allocate_ndarray():
+        return cupy.ndarray((1024,), dtype=np.int32)
+
     rows = [("read", per_level(read)), ("read, runtime calls", per_level(read_runtime)),
             ("launch", per_level(launch)), ("launch, 2 arguments", per_level(launch_few)),
             ("launch, driver, block built once", per_level(launch_driver)),
             ("launch+read", per_level(launch_read)), ("empty+slice", per_level(empty_slice)),
             ("cupy.cuda.Device().id", per_level(device_id)),
             ("cupy.cuda.runtime.getDevice()", per_level(runtime_device)),
-            ("slice of a counter ring", per_level(ring_slice))]
+            ("slice of a counter ring", per_level(ring_slice)),
+            ("gather values[ids]", per_level(gather_index)),
+            ("gather values.take(ids)", per_level(gather_take)),
+            ("cupy.empty", per_level(allocate_empty)),
+            ("cupy.ndarray", per_level(allocate_ndarray))]
     from primitives import bfs
 
     for label, rows_, cols in (("bfs path", 1, 20_000), ("bfs grid", 512, 512)):
