@@ -98,14 +98,14 @@ def main() -> None:
         few_kernel((1,), (32,), few)
 
     # the driver's launch with a parameter block built once: ten 8-byte slots
-    values = (ctypes.c_uint64 * 10)(*[int(x.data.ptr) if hasattr(x, "data") and
-                                      hasattr(x.data, "ptr") else int(x) for x in args])
-    pointers = (ctypes.c_void_p * 10)(*[ctypes.addressof(values) + 8 * i for i in range(10)])
+    block = (ctypes.c_uint64 * 10)(*[int(x.data.ptr) if hasattr(x, "data") and
+                                     hasattr(x.data, "ptr") else int(x) for x in args])
+    pointers = (ctypes.c_void_p * 10)(*[ctypes.addressof(block) + 8 * i for i in range(10)])
     function = touch.kernel.ptr
     block_pointer = ctypes.addressof(pointers)
 
     def launch_driver():
-        values[3] = 1
+        block[3] = 1  # one argument set per launch, as a level would
         cupy.cuda.driver.launchKernel(function, 1, 1, 1, 32, 1, 1, 0, stream.ptr,
                                       block_pointer, 0)
 
@@ -120,14 +120,14 @@ def main() -> None:
     def ring_slice():
         return ring[5:6]
 
-    values = cupy.arange(1 << 16, dtype=np.float64)
-    ids = cupy.arange(0, 1 << 16, 7, dtype=np.int32)
+    table = cupy.arange(1 << 16, dtype=np.float64)
+    positions = cupy.arange(0, 1 << 16, 7, dtype=np.int32)
 
     def gather_index():
-        return values[ids]
+        return table[positions]
 
     def gather_take():
-        return values.take(ids)
+        return table.take(positions)
 
     def allocate_empty():
         return cupy.empty(1024, dtype=np.int32)

@@ -20,15 +20,16 @@ WORD = 16
 
 
 def fill(array, value) -> None:
-    """Set every entry of ``array`` (any contiguous array) to ``value``."""
+    """Set every entry of ``array`` to ``value`` (a non-contiguous or NumPy
+    array by its own ``fill``)."""
     xp = array_namespace(array)
     if xp is np or array.size == 0 or not array.flags.c_contiguous:
         array.fill(value)
         return
     element = np.asarray(value, dtype=array.dtype).tobytes()
-    stream = xp.cuda.get_current_stream()
     if element.count(element[:1]) == len(element):
-        xp.cuda.runtime.memsetAsync(array.data.ptr, element[0], array.nbytes, stream.ptr)
+        xp.cuda.runtime.memsetAsync(array.data.ptr, element[0], array.nbytes,
+                                    xp.cuda.get_current_stream().ptr)
         return
     if array.data.ptr % WORD or WORD % len(element):
         array.fill(value)

@@ -84,8 +84,6 @@ def read_last(array) -> int:
     scan) as a Python int, as a level reads its counts: an asynchronous
     copy into pinned host memory and a wait for the stream, instead of
     CuPy's indexing and pageable copy."""
-    if not PINNED_READS:
-        return int(array[-1])
     return _read_word(array.data.ptr + (len(array) - 1) * array.strides[0], array.dtype)
 
 
