@@ -143,13 +143,16 @@ def resolve_devices(devices) -> list[Device]:
 
     ``None`` means the default device; an int ``K`` means K GPUs if that many
     are present, else K virtual CPU devices; a name or a list of names picks
-    them explicitly.
+    them explicitly. A device may be named more than once: it then holds
+    several parts of the graph (``["cuda:0", "cuda:0"]``: two parts on one
+    GPU, each driven on a stream of its own), which is how multi-device code
+    is tested, and its overhead measured, on one GPU.
 
     Raises
     ------
     ValueError
-        For a count below 1, an unknown or absent device, a device named
-        twice, or a list mixing CPU and GPU devices.
+        For a count below 1, an unknown or absent device, or a list mixing
+        CPU and GPU devices.
     """
     if devices is None:
         return [default_device()]
@@ -168,12 +171,16 @@ def resolve_devices(devices) -> list[Device]:
     resolved = [get_device(d) for d in devices]
     if not resolved:
         raise ValueError("devices=[]: need at least one device")
-    if len(set(resolved)) != len(resolved):
-        raise ValueError(f"devices={list(devices)!r} names a device twice")
     if len({device.kind for device in resolved}) > 1:
         raise ValueError(f"devices={list(devices)!r} mixes CPU and GPU devices: use cpu:K "
                          f"only, or cuda:N only (this machine has {gpu_count()} GPU(s))")
     return resolved
+
+
+def shares_a_device(devices: list[Device]) -> bool:
+    """Whether some device of ``devices`` is named more than once (it holds
+    several parts of a multi-device run)."""
+    return len(set(devices)) < len(devices)
 
 
 def array_namespace(array) -> ModuleType:

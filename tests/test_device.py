@@ -7,7 +7,7 @@ import pytest
 
 import frontier as fr
 from frontier import device as device_module
-from frontier.device import Device, get_device, resolve_devices
+from frontier.device import Device, get_device, resolve_devices, shares_a_device
 
 
 @pytest.fixture
@@ -122,8 +122,12 @@ def test_resolve_names(two_gpus):
 
 @pytest.mark.parametrize("names", [["cpu", "cpu:0"], ["cpu:1", "cpu:2", "CPU:1"]])
 def test_resolve_duplicates(names):
-    with pytest.raises(ValueError, match="names a device twice"):
-        resolve_devices(names)
+    """A device named twice holds two parts: it is kept, in order."""
+    resolved = resolve_devices(names)
+    assert [device.name for device in resolved] == [name.lower().replace("cpu:0", "cpu")
+                                                    for name in names]
+    assert shares_a_device(resolved)
+    assert not shares_a_device(resolve_devices(["cpu:0", "cpu:1"]))
 
 
 def test_resolve_empty_list():

@@ -102,6 +102,9 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
     bench.add_argument("--devices", type=_counts, default=(1,), metavar="LIST",
                        help="device counts to time Frontier's primitives on, e.g. 1,2: "
                        "GPUs from cuda:0 (virtual CPU devices with --device cpu); default 1")
+    bench.add_argument("--shared", action="store_true",
+                       help="the --devices counts are parts sharing the one --device (several "
+                       "parts on one GPU: what a multi-device run costs beyond its devices)")
     bench.add_argument("--partition", default="random",
                        help="partitioner of multi-device runs (default random)")
     bench.add_argument("--duplication", choices=("all", "one_hop"), default="all",
@@ -140,6 +143,8 @@ def _command(args, spec: GraphSpec, device_name: str) -> str:
               "--warmup", str(args.warmup), "--device", device_name, "--seed", str(args.seed),
               "--devices", ",".join(map(str, args.devices)), "--partition", args.partition,
               "--duplication", args.duplication, "--workers", ",".join(args.workers)]
+    if args.shared:
+        parts.append("--shared")
     return shlex.join(["frontier", "bench", *parts])
 
 
@@ -166,7 +171,7 @@ def bench_command(args) -> int:
                      path=args.graph)
     settings = Settings(args.primitives, args.peers, args.roots, args.repeat, args.warmup,
                         args.seed, args.devices, args.partition, args.duplication,
-                        args.workers)
+                        args.workers, args.shared)
     device = get_device(args.device)
     date = datetime.now(timezone.utc).replace(microsecond=0)
     run_fields = {"date": date.isoformat(), "command": _command(args, spec, device.name),

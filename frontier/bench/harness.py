@@ -87,6 +87,8 @@ class Settings:
     duplication: str = "all"
     #: how runs on several devices drive them: ``"threads"``, ``"processes"``
     workers: tuple[str, ...] = ("threads",)
+    #: the device counts are parts sharing the one ``--device`` (one GPU)
+    shared: bool = False
 
     def __post_init__(self):
         if not self.devices or any(count < 1 for count in self.devices):
@@ -155,11 +157,13 @@ def bc_seed(graph: Graph, seed: int) -> int:
     return seed
 
 
-def device_set(device: Device, count: int) -> list[Device] | Device:
+def device_set(device: Device, count: int, shared: bool = False) -> list[Device] | Device:
     """``device`` for one device; ``count`` GPUs from ``cuda:0`` (or virtual CPU
-    devices) for several."""
+    devices) for several, or ``count`` parts on ``device`` itself (``shared``)."""
     if count == 1:
         return device
+    if shared:
+        return [device] * count
     if device.is_gpu and fr.device.gpu_count() < count:
         raise ValueError(f"--devices asks for {count} GPUs; this machine has "
                          f"{fr.device.gpu_count()}")
@@ -188,7 +192,7 @@ def frontier_workload(primitive: str, graph: Graph, seed: int,
 
     settings = settings or Settings()
     # the bench's --device, not the default device (which is a GPU whenever CuPy sees one)
-    options = {"devices": device_set(graph.device, count)}
+    options = {"devices": device_set(graph.device, count, settings.shared)}
     if count > 1:
         options.update(partition=settings.partition, duplication=settings.duplication,
                        workers=workers)

@@ -3,7 +3,8 @@
 Reusing them saves an allocation (and for the zeroed bitmap a memset) per
 iteration; :func:`release` frees them all and is called by the enactor when
 a run ends, so nothing outlives the run that needed it. Buffers are kept per
-GPU: a multi-device run drives several from one process.
+GPU and thread: a multi-device run drives several GPUs from one process, and
+several parts of one GPU from threads of their own.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def _current_gpu() -> int:
 def scratch_bits(n: int):
     """A bitmap of ``n`` bits that is all zero on entry; the caller must clear
     every bit it sets before returning."""
-    key = ("zeroed-bits", n, _current_gpu())
+    key = ("zeroed-bits", n, _current_gpu(), threading.get_ident())
     if key not in _buffers:
         import cupy
 
@@ -43,7 +44,7 @@ def scratch_bits(n: int):
 
 def bits(n: int):
     """A bitmap buffer of ``n`` bits with arbitrary content."""
-    key = ("bits", n, _current_gpu())
+    key = ("bits", n, _current_gpu(), threading.get_ident())
     if key not in _buffers:
         import cupy
 

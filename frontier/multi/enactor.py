@@ -166,12 +166,29 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
     from ..loop import iterate
 
     device = communicator.device
-    with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
+    with device.activate(), own_stream(device), \
+            device_memory_guard(device, f"running {primitive.__name__}"):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
         exchange = Exchange(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         return gather_result(result, part, communicator, num_vertices, exchange)
+
+
+@contextlib.contextmanager
+def own_stream(device: Device):
+    """On a GPU, a new stream of this rank's own as the current one (the
+    thread's), so that parts sharing a GPU queue their work independently;
+    a no-op on the CPU."""
+    if not device.is_gpu:
+        yield
+        return
+    import cupy
+
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        yield
+    stream.synchronize()
 
 
 @contextlib.contextmanager

@@ -12,7 +12,8 @@ thread or an MPI rank does, through a :class:`PipeCommunicator`:
   over a pipe between every pair of ranks, in rounds that pair the ranks up
   (``rank ^ round``), the lower rank of a pair sending first, so that large
   messages cannot deadlock.
-- Arrays go GPU to GPU by NCCL (:mod:`frontier.multi.nccl`), or, between
+- Arrays go GPU to GPU by NCCL (:mod:`frontier.multi.nccl`); between ranks
+  that share a GPU (NCCL needs one GPU per rank) through the host; between
   virtual CPU devices, inside the pickled messages.
 - Parts: the caller's process partitions the graph and builds the parts on
   the host, keeps part 0 and sends each worker its part once; the workers
@@ -40,7 +41,7 @@ import traceback
 import weakref
 from dataclasses import dataclass
 
-from ..device import Device
+from ..device import Device, shares_a_device, to_numpy
 from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
@@ -128,9 +129,15 @@ class PipeCommunicator(Communicator):
         self.swap([None] * self.size)
 
     def alltoall(self, messages: list) -> list:
-        if self.device.is_gpu:
+        if not self.device.is_gpu:
+            return self.swap(messages)  # NumPy arrays travel inside the pickles
+        if self.nccl is not None:
             return nccl.alltoall(messages, self.rank, self.device, self.nccl, self.swap)
-        return self.swap(messages)  # NumPy arrays travel inside the pickles
+        # Ranks sharing a GPU (NCCL needs one GPU per rank): staged through the host.
+        staged = self.swap([None if message is None else [to_numpy(array) for array in message]
+                            for message in messages])
+        return [None if message is None else [self.device.asarray(array) for array in message]
+                for message in staged]
 
 
 def _send(connection, item, peer: int) -> None:
@@ -219,8 +226,9 @@ def _worker_main(rank: int, devices: tuple, connections: list, unique_id) -> Non
 
 
 def _unique_id(devices: tuple):
-    """A new NCCL id for a pool of GPUs, else ``None``."""
-    if not devices[0].is_gpu:
+    """A new NCCL id for a pool of GPUs, else ``None`` (also where two ranks
+    share a GPU, which NCCL does not allow: their arrays go through the host)."""
+    if not devices[0].is_gpu or shares_a_device(list(devices)):
         return None
     from cupy.cuda import nccl as cupy_nccl
 
