@@ -83,6 +83,12 @@ class Primitive:
 
     #: vertex arrays a multi-device run keeps consistent: name -> combiner
     communicate: dict[str, str | Callable] = {}
+    #: True if the step writes the ``communicate`` arrays only at vertices of
+    #: the frontier it returns, each only in its combiner's direction ("min":
+    #: down, "max": up): a multi-device run's boundary then works from that
+    #: frontier instead of comparing every slot (:mod:`frontier.multi.output_exchange`;
+    #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
+    changes_only_in_output: bool = False
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None

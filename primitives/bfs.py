@@ -30,6 +30,8 @@ class BFS(fr.Primitive):
     # refreshed between levels), so an offer only ever replaces -1: max.
     # A predecessor is right only with the depth it was found at.
     communicate = {"depth": "max", "predecessor": fr.follows("depth")}
+    # A step writes only the vertices it claims, which it returns.
+    changes_only_in_output = True
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")

@@ -41,6 +41,8 @@ class CCResult(fr.Result):
 class ConnectedComponents(fr.Primitive):
     parameters = ()
     communicate = {"labels": "min"}
+    # A step returns exactly the vertices whose label went down.
+    changes_only_in_output = True
 
     def setup(self):
         self.labels = self.vertex_ids().copy()

@@ -42,6 +42,9 @@ class SSSP(fr.Primitive):
     parameters = ("source", "delta")
     # A predecessor is only right together with the distance it was set with.
     communicate = {"distance": "min", "predecessor": fr.follows("distance")}
+    # A step returns every vertex it improved (near or far: the split into
+    # the two piles comes at the start of the next step).
+    changes_only_in_output = True
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")
@@ -57,8 +60,8 @@ class SSSP(fr.Primitive):
 
     def step(self, frontier, iteration):
         relax = fr.functors.RelaxMin(self.distance, self.predecessor)
-        improved = fr.filter(fr.advance(self.graph, frontier, relax), unique=True)
-        return self.near_far(improved)
+        near = self.near_far(frontier)
+        return fr.filter(fr.advance(self.graph, near, relax), unique=True)
 
     def converged(self, frontier, iteration):
         return self.reduce(frontier.size + self.far.size) == 0

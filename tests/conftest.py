@@ -27,6 +27,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)]
 
+# Every multi-device run in the tests checks each step of a primitive that
+# declares changes_only_in_output against its declaration.
+os.environ.setdefault("FRONTIER_CHECK_DECLARATIONS", "1")
+
 
 def pytest_runtest_setup(item):
     """A test marked ``multi_gpu`` fails at once, before any example runs,

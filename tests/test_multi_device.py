@@ -5,7 +5,8 @@ isolated vertices, self loops, parallel edges, more devices than vertices).
 
 The whole matrix runs in CI at small sizes (a few examples per cell, more
 with HYPOTHESIS_PROFILE=nightly); under ``pytest -m gpu`` the same cells run
-on two GPUs, ``cuda:0`` and ``cuda:1``.
+as two and three parts sharing ``cuda:0`` and, on a machine with two GPUs
+(``multi_gpu``), on ``cuda:0`` and ``cuda:1``.
 """
 
 from __future__ import annotations
@@ -135,6 +136,45 @@ def test_matrix_on_virtual_devices(name, count, partition, duplication, communic
 def test_matrix_on_two_gpus(name, partition, duplication, communication, edges):
     check_cell(name, edges, ["cuda:0", "cuda:1"], partition, duplication, communication,
                home="cuda:0")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("communication", ["selective", "broadcast"])
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@pytest.mark.parametrize("partition", PARTITIONS, ids=PARTITION_IDS)
+@pytest.mark.parametrize("count", [2, 3])
+@pytest.mark.parametrize("name", PRIMITIVES)
+@matrix_settings
+@given(edges=small_graphs)
+def test_matrix_on_parts_sharing_a_gpu(name, count, partition, duplication, communication,
+                                       edges):
+    """Two and three parts on ``cuda:0``, each driven on a stream of its own:
+    the multi-GPU cells on a machine with one GPU."""
+    check_cell(name, edges, ["cuda:0"] * count, partition, duplication, communication,
+               home="cuda:0")
+
+
+@pytest.mark.parametrize("workers", ["threads", "processes"])
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@pytest.mark.parametrize("name", PRIMITIVES)
+@matrix_settings
+@given(edges=small_graphs)
+def test_parts_sharing_a_virtual_device(name, duplication, workers, edges):
+    """A device named twice holds two parts (``["cpu:1", "cpu:1"]``)."""
+    check_cell(name, edges, ["cpu:1", "cpu:1"], "random", duplication, "selective",
+               workers=workers)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@pytest.mark.parametrize("name", PRIMITIVES)
+@matrix_settings
+@given(edges=small_graphs)
+def test_worker_processes_sharing_a_gpu(name, duplication, edges):
+    """Rank 0 here and a worker process, both on ``cuda:0`` (arrays through
+    the host, since NCCL needs one GPU per rank)."""
+    check_cell(name, edges, ["cuda:0", "cuda:0"], "random", duplication, "selective",
+               home="cuda:0", workers="processes")
 
 
 @pytest.mark.parametrize("communication", ["selective", "broadcast"])

@@ -25,6 +25,7 @@ from ..memory import Budget, DeviceMemoryError, check_fits, device_memory_guard,
 from ..result import Result
 from .communicator import LocalGroup
 from .exchange import Exchange
+from .output_exchange import OutputExchange, applies
 from .routes import ROUTES
 from .view import PartView
 
@@ -48,6 +49,11 @@ class PlacedPart:
     #: peer -> the owned slots the peer keeps copies of, in the order of the
     #: peer's slots for them (``owned`` itself under duplication "all")
     copied_by: dict
+    #: every slot's slot on its owner (None: slots are the caller's ids everywhere)
+    slot_on_owner: object = None
+    #: peer -> for each owned slot, the peer's slot for it, -1 where the peer
+    #: keeps no copy (None: slots are the caller's ids everywhere)
+    copy_slots: dict | None = None
 
     @property
     def num_slots(self) -> int:
@@ -77,14 +83,21 @@ def place(part, device: Device) -> PlacedPart:
     num_parts = int(part.slot_owner.max()) + 1 if len(part.slot_owner) else 1
     slot_owner = device.asarray(part.slot_owner.astype(owner_dtype(num_parts), copy=False))
     copied_by = {}
+    if part.slot_on_owner is None:  # shared ids: every peer copies every owned vertex
+        return PlacedPart(part.index, graph, owned, device.asarray(part.owned_ids), is_owned,
+                          slot_owner, {peer: owned for peer in part.mirrors})
+    copy_slots = {}
+    num_owned = len(part.owned)  # owned slots come first: 0..num_owned-1
     for peer, (local, remote) in part.mirrors.items():
-        if part.slot_on_owner is None:  # shared ids: every owned vertex, same order
-            copied_by[peer] = owned
-            continue
-        in_peer_order = np.asarray(local)[np.argsort(remote, kind="stable")]
+        local, remote = np.asarray(local), np.asarray(remote)
+        in_peer_order = local[np.argsort(remote, kind="stable")]
         copied_by[peer] = device.asarray(in_peer_order.astype(dtype, copy=False))
+        there = np.full(num_owned, -1, dtype=dtype)
+        there[local] = remote
+        copy_slots[peer] = device.asarray(there)
+    slot_on_owner = device.asarray(np.asarray(part.slot_on_owner).astype(dtype, copy=False))
     return PlacedPart(part.index, graph, owned, device.asarray(part.owned_ids), is_owned,
-                      slot_owner, copied_by)
+                      slot_owner, copied_by, slot_on_owner, copy_slots)
 
 
 def place_checked(part, device: Device, memory_limit: int | None) -> PlacedPart:
@@ -170,7 +183,8 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
             device_memory_guard(device, f"running {primitive.__name__}"):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
-        exchange = Exchange(run, part, communicator, ROUTES[communication])
+        boundary = OutputExchange if applies(primitive, communication) else Exchange
+        exchange = boundary(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         return gather_result(result, part, communicator, num_vertices, exchange)
 

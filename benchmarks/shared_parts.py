@@ -1,0 +1,196 @@
+"""Several parts sharing one device: what a multi-device run costs beyond
+dividing the work (issue 27).
+
+For each Kronecker scale, primitive, part count and duplication, one call is
+timed on 1 part and on K parts that all live on ``--device``, with two
+boundaries, in the same process and alternating:
+
+- ``output``: the boundary that works from the step's output frontier, which
+  BFS, DOBFS, SSSP and CC take since they declare ``changes_only_in_output``;
+- ``snapshot``: the boundary before it (the same primitive with the
+  declaration off): every shared slot compared with a snapshot each step.
+
+BC and PageRank declare nothing, so they have the snapshot boundary only.
+Each record holds the median time over roots (each root's median of
+``--repeat`` runs after a warm-up; CUDA events), the bytes exchanged per
+call, the iterations, the device memory pool's size after the runs (the
+parts included: the pool is emptied before each configuration), and for BFS
+and SSSP a lower bound on the bytes: the pairs (part, vertex) where a vertex
+reached from a part's own vertices is owned by another part, times the bytes
+of one entry (a 4-byte id plus the declared values).
+
+    python benchmarks/shared_parts.py --kronecker 24 --parts 2,4 --device cuda:0
+
+prints a Markdown table and writes the records to ``--results``
+(``<date>_shared-parts-kronecker-<scale>.json``). On virtual CPU devices
+(``--device cpu``) it runs as a smoke test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import shlex
+import statistics
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import frontier as fr  # noqa: E402
+from frontier.bench.harness import Settings, frontier_workload, pick_roots  # noqa: E402
+from frontier.bench.measure import timer  # noqa: E402
+from frontier.bench.records import describe_device, versions  # noqa: E402
+
+#: the primitive classes whose declaration the snapshot boundary turns off
+DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.bfs", "BFS"),
+             "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents")}
+PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
+
+
+def declaring_class(primitive: str):
+    module, name = DECLARING[primitive]
+    return getattr(importlib.import_module(module), name)
+
+
+def boundaries(primitive: str, parts: int) -> list[str]:
+    if parts == 1:
+        return ["none"]
+    return ["output", "snapshot"] if primitive in DECLARING else ["snapshot"]
+
+
+def run_config(graph, primitive: str, parts: int, duplication: str, boundary: str,
+               roots: list[int], repeat: int, seed: int) -> dict:
+    """Time one configuration; its record's measured fields."""
+    device = graph.device
+    settings = Settings(primitives=(primitive,), duplication=duplication, shared=True)
+    work = frontier_workload(primitive, graph, seed, settings, parts)
+    sources = roots if work.rooted else [None]
+    pool = device.xp.get_default_memory_pool() if device.is_gpu else None
+    graph.release_parts()
+    if pool is not None:
+        pool.free_all_blocks()
+    declared = declaring_class(primitive) if primitive in DECLARING else None
+    if declared is not None:
+        declared.changes_only_in_output = boundary != "snapshot"
+    try:
+        clock = timer(device)
+        result = work.run(sources[0])  # warm-up: builds and places the parts
+        work.inspect(result, sources[0])
+        times, sent, iterations, bound = [], [], [], []
+        for source in sources:
+            runs = [clock(lambda source=source: work.run(source)) for _ in range(repeat)]
+            times.append(statistics.median(ms for _, ms in runs))
+            result = runs[-1][0]
+            work.inspect(result, source)
+            sent.append(getattr(result, "exchanged_bytes", 0) or 0)
+            iterations.append(result.iterations)
+            if parts > 1 and primitive in ("bfs", "sssp"):
+                bound.append(lower_bound_bytes(graph, result, primitive))
+    finally:
+        if declared is not None:
+            declared.changes_only_in_output = True
+    return {"time_ms": statistics.median(times), "times_ms": times,
+            "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
+            "bound_bytes": statistics.median(bound) if bound else None,
+            "pool_bytes": None if pool is None else int(pool.total_bytes())}
+
+
+def lower_bound_bytes(graph, result, primitive: str) -> int:
+    """Pairs (part, vertex) with the vertex reached over an arc from a
+    reached vertex of the part and owned by another part, times the bytes
+    one entry needs (a 4-byte id and the declared values)."""
+    xp = graph.xp
+    (layout, _), = [value for key, value in graph._parts.items()]
+    owner = graph.device.asarray(layout.owner)
+    if primitive == "bfs":
+        reached, entry = result.depth >= 0, 4 + result.depth.itemsize
+    else:
+        reached, entry = xp.isfinite(result.distance), 4 + result.distance.itemsize
+    entry += result.predecessor.itemsize
+    seen = [xp.zeros(graph.num_vertices, dtype=bool) for _ in range(int(owner.max()) + 1)]
+    for tails, heads, _ in graph.arc_batches():
+        crossing = reached[tails] & (owner[tails] != owner[heads])
+        for part, marks in enumerate(seen):
+            marks[heads[crossing & (owner[tails] == part)]] = True
+    return entry * sum(int(xp.count_nonzero(marks)) for marks in seen)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kronecker", type=lambda s: [int(x) for x in s.split(",")],
+                        default=[24])
+    parser.add_argument("--parts", type=lambda s: [int(x) for x in s.split(",")],
+                        default=[2, 4])
+    parser.add_argument("--duplication", default="all,one_hop")
+    parser.add_argument("--primitives", default=",".join(PRIMITIVES))
+    parser.add_argument("--device", default=None)
+    parser.add_argument("--roots", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--results", default="benchmarks/results")
+    args = parser.parse_args(argv)
+    device = fr.get_device(args.device)
+    date = datetime.now(timezone.utc).replace(microsecond=0)
+    command = shlex.join(["python", "benchmarks/shared_parts.py", *(argv or sys.argv[1:])])
+    print("| scale | primitive | dup | parts | boundary | ms | x 1 part | MB sent | "
+          "bound MB | pool GiB | iterations |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for scale in args.kronecker:
+        records = []
+        plain = fr.generators.kronecker(scale=scale, seed=args.seed, device=device)
+        weighted = fr.generators.kronecker(scale=scale, seed=args.seed, weights=(1, 64),
+                                           device=device)
+        roots = pick_roots(plain, args.roots, args.seed)
+        for primitive in args.primitives.split(","):
+            graph = weighted if primitive == "sssp" else plain
+            single = None
+            for duplication in args.duplication.split(","):
+                for parts in [1, *args.parts]:
+                    if parts == 1 and single is not None:
+                        continue
+                    for boundary in boundaries(primitive, parts):
+                        fields = run_config(graph, primitive, parts, duplication, boundary,
+                                            roots, args.repeat, args.seed)
+                        single = fields if parts == 1 else single
+                        record = {"primitive": primitive, "graph": f"kronecker-{scale}",
+                                  "scale": scale, "vertices": graph.num_vertices,
+                                  "edges": graph.num_edges, "device": describe_device(device),
+                                  "devices": [device.name] * parts, "num_devices": parts,
+                                  "duplication": None if parts == 1 else duplication,
+                                  "boundary": boundary, "roots": roots, "repeat": args.repeat,
+                                  "ratio_to_one_part": fields["time_ms"] / single["time_ms"],
+                                  **fields, "date": date.isoformat(), "command": command,
+                                  "versions": versions()}
+                        records.append(record)
+                        print(_row(record), flush=True)
+            graph.release_parts()
+        path = Path(args.results) / f"{date:%Y%m%dT%H%M%SZ}_shared-parts-kronecker-{scale}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(records, indent=1, default=_plain) + "\n")
+    return 0
+
+
+def _row(record: dict) -> str:
+    def mb(value):
+        return "" if value is None else f"{value / 1e6:.1f}"
+
+    pool = "" if record["pool_bytes"] is None else f"{record['pool_bytes'] / 2**30:.2f}"
+    return (f"| {record['scale']} | {record['primitive']} | {record['duplication'] or ''} | "
+            f"{record['num_devices']} | {record['boundary']} | {record['time_ms']:.2f} | "
+            f"{record['ratio_to_one_part']:.2f} | {mb(record['exchanged_bytes'])} | "
+            f"{mb(record['bound_bytes'])} | {pool} | {record['iterations']} |")
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

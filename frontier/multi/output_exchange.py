@@ -1,0 +1,230 @@
+"""The boundary of a primitive whose declared arrays change only at its
+step's output frontier: split, package, push, combine (Gunrock's design).
+
+A primitive that sets ``changes_only_in_output = True`` promises that its
+step writes the arrays it declares in ``communicate`` only at vertices of
+the frontier the step returns, and only in the direction of their combiner
+(smaller for ``"min"``, larger for ``"max"``, absorbed for a function). Then
+no slot outside that frontier needs a look, and after each step, on every
+device:
+
+1. **split**: the output frontier's slots by owner (one sort of the
+   frontier by its owners' part numbers, one device read of the counts);
+2. **package and push**: the slots owned elsewhere go to their owners with
+   their declared values, as the owner's slots (one all-to-all);
+3. **combine**: each owner merges what it receives with the declared
+   combiner (:mod:`frontier.multi.merge`);
+4. **refresh**: the owned slots that changed (the owned output, plus those
+   an offer changed) go to the devices that keep a copy, which overwrite
+   theirs (one all-to-all);
+5. **next frontier**: those same owned slots.
+
+A proxy that offered keeps what it wrote: with a combiner that only moves
+one way, the owner's value after the merge is at least as far along as the
+offer, and if it is further along the owner changed, so its refresh comes.
+Every pass covers the frontier and the messages, never every slot, and no
+snapshot of the declared arrays is kept.
+
+``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) keeps a snapshot
+anyway and checks each step against the declaration: a write outside the
+output frontier, or against its combiner's direction, raises
+:class:`DeclarationError` instead of giving a wrong answer.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from ..communicate import declarations
+from ..frontier import Frontier
+from ..graph import index_dtype
+from ..kernels import compact
+from .exchange import Exchange
+from .merge import merge
+from .messages import differs
+
+#: Environment variable that turns on the check of every step against the
+#: primitive's ``changes_only_in_output`` declaration.
+CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
+
+#: The combiners under which a proxy may keep the value it offered.
+ONE_WAY = ("min", "max")
+
+
+class DeclarationError(AssertionError):
+    """A primitive's step broke its ``changes_only_in_output`` declaration."""
+
+
+def applies(primitive: type, communication: str) -> bool:
+    """Whether ``primitive``'s boundary can work from its output frontier:
+    it declares ``changes_only_in_output`` and routes are selective
+    (broadcast, the baseline, keeps the snapshot boundary).
+
+    Raises
+    ------
+    ValueError
+        If the primitive declares it with a combiner that is not one-way
+        (``"sum"``, ``"owner"``): those need the snapshot boundary.
+    """
+    if not getattr(primitive, "changes_only_in_output", False):
+        return False
+    shared_arrays = declarations(primitive)
+    for shared in shared_arrays:
+        if shared.combine not in ONE_WAY and not callable(shared.combine):
+            raise ValueError(
+                f"{primitive.__name__}.changes_only_in_output needs 'min', 'max' or function "
+                f"combiners; {shared.name!r} is declared {shared.combine!r}")
+    return bool(shared_arrays) and communication == "selective"
+
+
+class OutputExchange(Exchange):
+    """Keeps one device's declared vertex data consistent with the others',
+    working from each step's output frontier (see the module docstring)."""
+
+    def __init__(self, run, part, communicator, route):
+        super().__init__(run, part, communicator, route)
+        self.checking = os.environ.get(CHECK_VARIABLE, "") not in ("", "0")
+        self.updated = None  # a mask over the slots, all false between boundaries
+        self.ticket = None   # a scratch index per slot, for removing repeats
+        self.slot_type = index_dtype(part.num_slots)
+
+    def keeps_snapshot(self) -> bool:
+        return self.checking
+
+    def synchronize(self, frontier: Frontier) -> Frontier:
+        begin = time.perf_counter()
+        arrays = self.arrays()
+        ids = frontier.ids
+        if self.checking:
+            self._check(arrays, ids)
+        own, offers = self._split(ids)
+        received = self._combine(arrays, self._alltoall(
+            {peer: [slots, *(arrays[name][local] for name in self.names)]
+             for peer, (local, slots) in offers.items()}))
+        changed = self._changed(own, received)
+        self._push_refreshes(arrays, changed)
+        if self.checking:
+            for name, array in arrays.items():
+                self.snapshot[name] = array.copy()
+        self.seconds += time.perf_counter() - begin
+        return Frontier(self.part.num_slots, frontier.device, ids=changed)
+
+    # steps --------------------------------------------------------------------------
+
+    def _split(self, ids):
+        """Step 1: this device's own output slots, and for each peer that
+        owns some, ``(local slots, the owner's slots)``."""
+        part, xp = self.part, self.part.graph.xp
+        size = self.comm.size
+        if len(ids) == 0 or size == 1:
+            return ids, {}
+        owners = part.slot_owner[ids]
+        counts = np.asarray(_host(xp.bincount(owners, minlength=size)))  # the one read
+        if counts[self.comm.rank] == len(ids):
+            return ids.astype(self.slot_type, copy=False), {}
+        # slots travel in the part's index type (int32 below 2^31 slots)
+        ids = ids[xp.argsort(owners)].astype(self.slot_type, copy=False)
+        ends = np.cumsum(counts)
+        starts = ends - counts
+        own = ids[starts[self.comm.rank]:ends[self.comm.rank]]
+        offers = {}
+        for peer in range(size):
+            if peer != self.comm.rank and counts[peer]:
+                local = ids[starts[peer]:ends[peer]]
+                offers[peer] = (local, local if part.slot_on_owner is None
+                                else part.slot_on_owner[local])
+        return own, offers
+
+    def _combine(self, arrays: dict, incoming: dict) -> list:
+        """Step 3: merge the offers received; the slots they were for."""
+        if not incoming:
+            return []
+        if self.updated is None:
+            xp = self.part.graph.xp
+            self.updated = xp.zeros(self.part.num_slots, dtype=bool)
+        received = []
+        for message in incoming.values():
+            slots, values = message[0], message[1:]
+            position = 0
+            for shared in self.shared:
+                width = 1 + len(shared.followers)
+                merge(shared, [arrays[name] for name in (shared.name, *shared.followers)],
+                      slots, values[position:position + width], self.updated)
+                position += width
+            received.append(slots)
+        return received
+
+    def _changed(self, own, received: list):
+        """Step 5: the owned output and the slots an offer changed, each once."""
+        if not received:
+            return own
+        xp = self.part.graph.xp
+        updated = self.updated
+        updated[own] = True
+        candidates = xp.concatenate([own, *received])
+        if self.ticket is None:
+            self.ticket = xp.empty(self.part.num_slots, dtype=np.int64)
+        positions = xp.arange(len(candidates), dtype=np.int64)
+        self.ticket[candidates] = positions  # one position per slot wins
+        keep = updated[candidates] & (self.ticket[candidates] == positions)
+        changed = compact.where(candidates, keep)
+        updated[candidates] = False
+        return changed
+
+    def _push_refreshes(self, arrays: dict, changed) -> None:
+        """Step 4: the changed owned slots' values to the devices keeping copies."""
+        part = self.part
+        outgoing = {}
+        if len(changed):
+            values = [arrays[name][changed] for name in self.names]
+            for peer in self.lists:
+                if part.copy_slots is None:  # shared ids: every peer, same slots
+                    outgoing[peer] = [changed, *values]
+                    continue
+                there = part.copy_slots[peer][changed]
+                kept = compact.flatnonzero(there >= 0)
+                if len(kept):
+                    outgoing[peer] = [there[kept], *(value[kept] for value in values)]
+        for message in self._alltoall(outgoing).values():
+            slots = message[0]
+            for name, value in zip(self.names, message[1:]):
+                arrays[name][slots] = value
+
+    def _check(self, arrays: dict, ids) -> None:
+        """Raise :class:`DeclarationError` if the step wrote a declared array
+        outside ``ids`` or against its combiner's direction."""
+        xp = self.part.graph.xp
+        where = type(self.run).__name__
+        in_output = xp.zeros(self.part.num_slots, dtype=bool)
+        in_output[ids] = True
+        for shared in self.shared:
+            for name in (shared.name, *shared.followers):
+                outside = differs(arrays[name], self.snapshot[name]) & ~in_output
+                if bool(outside.any()):
+                    slot = int(_host(xp.flatnonzero(outside)[0]))
+                    raise DeclarationError(
+                        f"{where} declares changes_only_in_output, but its step changed "
+                        f"{name}[{slot}] (from {_host(self.snapshot[name][slot])} to "
+                        f"{_host(arrays[name][slot])}), a slot outside the frontier it returned")
+            array, before = arrays[shared.name], self.snapshot[shared.name]
+            if shared.combine == "min":
+                backwards = array > before
+            elif shared.combine == "max":
+                backwards = array < before
+            else:
+                merged = xp.asarray(shared.combine(before, array))
+                backwards = differs(merged, array)
+            if bool(backwards.any()):
+                slot = int(_host(xp.flatnonzero(backwards)[0]))
+                raise DeclarationError(
+                    f"{where} declares changes_only_in_output, but its step moved "
+                    f"{shared.name}[{slot}] against its combiner {shared.combine!r} (from "
+                    f"{_host(before[slot])} to {_host(array[slot])})")
+
+
+def _host(value):
+    """A device scalar or array on the host."""
+    return value.get() if hasattr(value, "get") else value
