@@ -3,7 +3,7 @@
 # a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
-#     bash benchmarks/run_gpu.sh [tests|bench|all|small|kernels]
+#     bash benchmarks/run_gpu.sh [tests|bench|all|small|kernels|shared]
 #     bash benchmarks/run_gpu.sh largest SCALE
 # `largest` is the one-GPU memory batch instead: the generator's GPU tests,
 # all six primitives at Kronecker scale 24, then BFS, DOBFS and PageRank at
@@ -60,7 +60,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-what=${1:-all}   # tests | bench | all | largest | small | kernels
+what=${1:-all}   # tests | bench | all | largest | small | kernels | shared
 if [ "$what" = kernels ]; then
     # Per-level host cost taken apart, then every kernel of one call timed by
     # Nsight Compute (benchmarks/kernel_times.py) for each WORKLOAD:PRIMITIVE.
@@ -108,6 +108,20 @@ elif [ "$what" = small ]; then
     bench kronecker-14 60 --kronecker 14
     bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --repeat 1 --peers none
     bench grid-4096 100 --grid 4096x4096 --primitives bfs --roots 2 --repeat 1 --peers none
+elif [ "$what" = shared ]; then
+    # Several parts on one GPU (issue 27): the multi-device GPU tests as parts
+    # sharing cuda:0, then benchmarks/shared_parts.py at SCALES (default 24)
+    # with PARTS parts (default 2,4), both boundaries and both duplications.
+    HYPOTHESIS_PROFILE=gpu step shared-tests 300 python -m pytest -m "gpu and not multi_gpu" -q \
+        -p no:cacheprovider tests/test_multi_device.py tests/test_output_exchange.py \
+        tests/test_processes.py tests/test_user_primitives.py tests/test_device.py
+    tail -n 25 "$LOGS/shared-tests.log"
+    for scale in ${SCALES:-24}; do
+        step "shared-parts-$scale" 420 python benchmarks/shared_parts.py --kronecker "$scale" \
+            --parts "${PARTS:-2,4}" --duplication "${DUPLICATION:-all,one_hop}" \
+            --device cuda:0 --results "$RESULTS"
+        cat "$LOGS/shared-parts-$scale.log"
+    done
 elif [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}
     HYPOTHESIS_PROFILE=gpu step generator-tests 90 python -m pytest -m gpu -q \
