@@ -11,8 +11,9 @@ every GPU model it sees:
    INSTANTIATIONS`) and the generated elementwise and reduction kernels
    for the types the package uses -- a few at a time in threads (NVRTC
    runs outside the GIL);
-2. **run** each primitive once on a small graph, on one device and on two
-   parts of it, and each NetworkX backend function the benchmarks time,
+2. **run** each primitive once on a small graph, on the GPU and (where
+   there is a second GPU) on two, and each NetworkX backend function the
+   benchmarks time,
    which compiles CuPy's own kernels that these calls launch (``+``,
    ``where``, reductions: CuPy compiles those on first use too).
 
@@ -161,8 +162,9 @@ EXERCISE_NODES = 2000
 
 def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     """``(name, call)`` for every call warmup runs after compiling: each
-    primitive on one device and on two parts of it, and the NetworkX
-    backend functions ``benchmarks/first_call.py`` times."""
+    primitive on ``device`` and, if there is another device of its kind, on
+    the two (the multi-device exchange's kernels), and the NetworkX backend
+    functions ``benchmarks/first_call.py`` times."""
     import networkx as nx
 
     import primitives
@@ -172,8 +174,11 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     graph = functools.cache(lambda: kronecker(EXERCISE_SCALE, 16, seed=0, weights=(1, 64),
                                               device=device))
     runs = []
-    for devices, label in ((None, ""), ([device.name, device.name], ", 2 parts")):
-        options = {} if devices is None else {"devices": devices}
+    placements = [({}, "")]
+    partner = _partner(device)
+    if partner is not None:
+        placements.append(({"devices": [device.name, partner.name]}, ", 2 devices"))
+    for options, label in placements:
         runs += [
             (f"bfs{label}", lambda o=options: primitives.bfs(graph(), 0, **o)),
             (f"dobfs{label}", lambda o=options: primitives.dobfs(graph(), 0, **o)),
@@ -187,7 +192,9 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     small = functools.cache(lambda: nx.barabasi_albert_graph(EXERCISE_NODES, 5, seed=0))
 
     def backend(function, *args, **kwargs):
-        with nx.config.backends.frontier(device=device.name):
+        # converting for each call (no cache): the conversion's kernels too, no warning
+        with nx.config(cache_converted_graphs=False), \
+                nx.config.backends.frontier(device=device.name):
             result = function(small(), *args, backend="frontier", **kwargs)
             return list(result) if not isinstance(result, dict) else result
 
@@ -199,6 +206,15 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
          lambda: backend(nx.single_source_shortest_path_length, 0)),
     ]
     return runs
+
+
+def _partner(device: Device) -> Device | None:
+    """Another device of ``device``'s kind: a second virtual CPU device, or
+    another GPU if there is one."""
+    if not device.is_gpu:
+        return Device("cpu", device.index + 1)
+    others = [index for index in range(gpu_count()) if index != device.index]
+    return Device("cuda", others[0]) if others else None
 
 
 # the command ---------------------------------------------------------------------------

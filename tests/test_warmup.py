@@ -20,9 +20,10 @@ import pytest
 
 from frontier.bench.records import read_records
 from frontier.cli import main
+from frontier.device import Device
 from frontier.kernels import first_use
 from frontier.kernels.module import INSTANTIATIONS, instantiation
-from frontier.warmup import registry
+from frontier.warmup import exercises, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("frontier", "primitives", "partition")
@@ -137,6 +138,19 @@ def test_warmup_on_the_cpu_device_is_an_input_error(capsys):
     assert main(["warmup", "--device", "cpu"]) == 2
     assert "frontier warmup: error: frontier warmup compiles for a GPU, not 'cpu'" in \
         capsys.readouterr().err
+
+
+def test_the_calls_warmup_runs_run_on_the_cpu(monkeypatch, recwarn):
+    """Each call of the second phase, on small graphs: on the CPU device and
+    a second virtual one (on a GPU: the GPU and, if any, another)."""
+    monkeypatch.setattr("frontier.warmup.EXERCISE_SCALE", 6)
+    monkeypatch.setattr("frontier.warmup.EXERCISE_NODES", 60)
+    calls = exercises(Device("cpu"))
+    names = [name for name, _ in calls]
+    assert "pagerank, 2 devices" in names and "nx.pagerank" in names
+    for name, call in calls:
+        assert call() is not None, name
+    assert not [w for w in recwarn if "cache" in str(w.message)]
 
 
 class FakeTerminal(io.StringIO):
