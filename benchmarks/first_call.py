@@ -17,7 +17,8 @@ Twice: each process with ``CUPY_CACHE_DIR`` an empty directory of its own,
 then each with a copy of a directory ``frontier warmup`` filled (timed once).
 The output is the "first call" table of docs/networkx-backend.md, in
 Markdown, and a JSON list of records (``frontier.bench.records`` fields,
-``time_ms`` the call's time, ``first_call`` the parts) in ``--results``.
+``time_ms`` the call's time, ``first_call`` the parts, ``compiled_kernels``
+what NVRTC compiled during the call) in ``--results``.
 
 On the GPU machine, from the repository root (NetworkX's betweenness with
 k=16 takes about 3 minutes of the run on this graph)::
@@ -36,6 +37,7 @@ import json
 import math
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -71,15 +73,19 @@ class Ledger:
     def __init__(self):
         self.seconds: dict[str, float] = {}
         self.counts: dict[str, int] = {}
+        self.names: list[str] = []
         self._stack: list[list] = []
 
-    def watch(self, owner, attribute: str, stage: str) -> None:
-        """Count calls of ``owner.attribute`` as ``stage`` (if it exists)."""
+    def watch(self, owner, attribute: str, stage: str, describe=None) -> None:
+        """Count calls of ``owner.attribute`` as ``stage`` (if it exists);
+        ``describe(*args, **kwargs)``, if given, says what each call was about."""
         function = getattr(owner, attribute, None)
         if function is None:
             return
 
         def timed(*args, **kwargs):
+            if describe is not None:
+                self.names.append(describe(*args, **kwargs))
             now = time.perf_counter()
             if self._stack:
                 self._add(self._stack[-1][0], now - self._stack[-1][1])
@@ -98,6 +104,15 @@ class Ledger:
 
     def _add(self, stage: str, seconds: float) -> None:
         self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+
+
+def _kernel_names(source, options=(), arch=None, filename="", name_expressions=None,
+                  *args, **kwargs) -> str:
+    """The kernels of one NVRTC compile (CuPy's arguments): its name
+    expressions (Frontier's templates), else its ``__global__`` names (CuPy's
+    generated kernels)."""
+    names = name_expressions or re.findall(r"__global__\s+void\s+(\w+)", source)
+    return ", ".join(names)
 
 
 def _agree(mine, theirs) -> bool:
@@ -143,7 +158,7 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
         # once per option set, with _preprocess).
         compiler = cupy.cuda.compiler
         ledger.watch(compiler, "_compile_module_with_cache", "kernel load")
-        ledger.watch(compiler, "_compile_using_nvrtc_no_warning", "compile")
+        ledger.watch(compiler, "_compile_using_nvrtc_no_warning", "compile", _kernel_names)
         ledger.watch(compiler, "_preprocess", "compile probe")
     start = time.perf_counter()
     mine = call(nx, G, backend="frontier")
@@ -174,7 +189,8 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
             "versions": versions(),
             "first_s": first_s, "first_call": {k: round(v, 4) if isinstance(v, float) else v
                                                for k, v in parts.items()},
-            "second_s": second_s, "networkx_s": networkx_s, "agrees": agrees}
+            "compiled": ledger.names, "second_s": second_s, "networkx_s": networkx_s,
+            "agrees": agrees}
 
 
 # the parent: processes, warmup, table, records ------------------------------------------
@@ -269,6 +285,7 @@ def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: 
             record = make_record(implementation=f"frontier first call, {state}",
                                  device=run["device"], time_ms=run["first_s"] * 1e3, **shared)
             record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3))
+            record["compiled_kernels"] = run["compiled"]
             record["agrees_with_networkx"] = run["agrees"]
             out.append(record)
         out.append(make_record(implementation="frontier second call", device=empty["device"],

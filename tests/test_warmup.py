@@ -6,6 +6,7 @@ first-use compile, and the first-call benchmark's smoke path."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import io
 import json
 import os
@@ -200,6 +201,41 @@ def test_cache_dir_follows_cupy(monkeypatch):
     assert first_use.cache_dir() == "/somewhere/kernels"
     monkeypatch.delenv("CUPY_CACHE_DIR")
     assert first_use.cache_dir() == os.path.expanduser("~/.cupy/kernel_cache")
+
+
+def first_call_module():
+    spec = importlib.util.spec_from_file_location("first_call",
+                                                  ROOT / "benchmarks" / "first_call.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_ledger_counts_nested_stages_once():
+    """The benchmark's stages are exclusive: the compile inside a conversion
+    counts as compile only, and the kernels compiled are named."""
+    first_call = first_call_module()
+
+    class Compiler:
+        def compile(self, source, options=(), arch=None, filename="", name_expressions=None):
+            time.sleep(0.05)
+
+        def convert(self):
+            time.sleep(0.05)
+            self.compile("extern \"C\" __global__ void cupy_add(double x) {}")
+            self.compile("", (), 90, "k.cu", ("gather_sum<int, int, double, double>",))
+            time.sleep(0.05)
+
+    compiler = Compiler()
+    ledger = first_call.Ledger()
+    ledger.watch(compiler, "convert", "conversion")
+    ledger.watch(compiler, "compile", "compile", first_call._kernel_names)
+    ledger.watch(compiler, "absent", "nothing")  # a CuPy without it: not watched
+    compiler.convert()
+    assert ledger.counts == {"conversion": 1, "compile": 2}
+    assert ledger.names == ["cupy_add", "gather_sum<int, int, double, double>"]
+    assert 0.1 <= ledger.seconds["compile"] < 0.2
+    assert 0.1 <= ledger.seconds["conversion"] < 0.2
 
 
 def test_first_call_benchmark_smoke(tmp_path):
