@@ -5,8 +5,9 @@ instantiation the package may launch (``gather_sum<int, int, double,
 double>``), and :func:`kernel` compiles one only when it is first asked
 for, as a module of its own. NVRTC compiles every name expression of a
 module in one call, so one module per file made the first fused launch of
-a process wait for all of the file's instantiations (issue 33: 10.9 s of a
-first PageRank with an empty kernel cache, for two kernels it launched).
+a process wait for all of the file's instantiations -- 161 of
+:file:`traversal.cu` for a PageRank that launches a few (issue 33: a first
+PageRank with an empty kernel cache spent 10.9 s compiling).
 CuPy keeps each compiled kernel in its on-disk cache (``CUPY_CACHE_DIR``,
 by default ``~/.cupy/kernel_cache``), where ``frontier warmup``
 (:mod:`frontier.warmup`) puts them all ahead of time; the cache is keyed by
