@@ -170,6 +170,7 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     import primitives
 
     from .generators import kronecker
+    from .graph import Graph
 
     graph = functools.cache(lambda: kronecker(EXERCISE_SCALE, 16, seed=0, weights=(1, 64),
                                               device=device))
@@ -199,6 +200,7 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
             return list(result) if not isinstance(result, dict) else result
 
     runs += [
+        ("Graph.from_networkx", lambda: Graph.from_networkx(small(), device=device)),
         ("nx.pagerank", lambda: backend(nx.pagerank)),
         ("nx.betweenness_centrality", lambda: backend(nx.betweenness_centrality, k=16, seed=0)),
         ("nx.connected_components", lambda: backend(nx.connected_components)),
