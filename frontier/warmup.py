@@ -153,9 +153,10 @@ def _changed(slots, values) -> None:
 
 # the calls that compile CuPy's own kernels --------------------------------------------
 
-#: Kronecker scale of the graph each primitive runs on once (large enough
-#: that BFS levels take the scanned paths a large graph takes).
-EXERCISE_SCALE = 15
+#: Kronecker scale of the graphs each primitive runs on once: large enough
+#: that a BFS level lists more than BLOCK_SCAN_MAX (2^14) vertices, as on a
+#: large graph (frontier.kernels.edges).
+EXERCISE_SCALE = 16
 #: Nodes of the NetworkX graph the backend functions run on once.
 EXERCISE_NODES = 2000
 
@@ -172,8 +173,8 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     from .generators import kronecker
     from .graph import Graph
 
-    graph = functools.cache(lambda: kronecker(EXERCISE_SCALE, 16, seed=0, weights=(1, 64),
-                                              device=device))
+    graph = functools.cache(lambda weights=None: kronecker(EXERCISE_SCALE, 16, seed=0,
+                                                           weights=weights, device=device))
     runs = []
     placements = [({}, "")]
     partner = _partner(device)
@@ -183,7 +184,7 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
         runs += [
             (f"bfs{label}", lambda o=options: primitives.bfs(graph(), 0, **o)),
             (f"dobfs{label}", lambda o=options: primitives.dobfs(graph(), 0, **o)),
-            (f"sssp{label}", lambda o=options: primitives.sssp(graph(), 0, **o)),
+            (f"sssp{label}", lambda o=options: primitives.sssp(graph((1, 64)), 0, **o)),
             (f"connected_components{label}",
              lambda o=options: primitives.connected_components(graph(), **o)),
             (f"betweenness_centrality{label}",
