@@ -9,13 +9,15 @@ every GPU model it sees:
 1. **compile** every kernel of :func:`registry` -- each listed
    instantiation of the ``.cu`` sources (:data:`frontier.kernels.module.
    INSTANTIATIONS`) and the generated elementwise and reduction kernels
-   for the types the package uses -- a few at a time in threads (NVRTC
-   runs outside the GIL);
+   for the vertex and value types the package uses (the multi-device
+   change test for one array of each type) -- a few at a time in threads
+   (NVRTC runs outside the GIL);
 2. **run** each primitive once on a small graph, on the GPU and (where
-   there is a second GPU) on two, and each NetworkX backend function the
-   benchmarks time,
-   which compiles CuPy's own kernels that these calls launch (``+``,
-   ``where``, reductions: CuPy compiles those on first use too).
+   there is a second GPU) on two, ``Graph.from_networkx`` and each
+   NetworkX backend function ``benchmarks/first_call.py`` times: this
+   compiles CuPy's own kernels these calls launch (arithmetic, ``where``,
+   reductions: CuPy compiles those on first use too) and the generated
+   kernels of type combinations step 1 does not list.
 
 A kernel the cache holds is loaded, not compiled, so a second warmup takes
 seconds. Without CuPy or a GPU there is nothing to compile: the command
