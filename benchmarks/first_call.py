@@ -248,7 +248,8 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
                      f"{_s(empty['first_s'])} | {_s(warm['first_s'])} | "
                      f"{_s(warm['second_s'])} |")
     lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
-              "compiled; kernel loads: reading CuPy's cache and loading into the GPU):", "",
+              "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
+              "the load into the GPU):", "",
               "| call | kernel cache | import | CUDA start | conversion | compile | "
               "kernel loads | run | first call |", "| --- | --- |" + " ---: |" * 7]
     for function, by_state in runs.items():
