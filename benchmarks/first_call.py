@@ -202,31 +202,44 @@ def _environment(cache: Path) -> dict:
     return env
 
 
+def _run(command: list[str], cache: Path, timeout: float) -> tuple[str | None, str]:
+    """Run ``command`` with ``CUPY_CACHE_DIR=cache``: ``(None, stdout)``, or
+    for a failure ``(what went wrong, stdout)``, its standard error echoed
+    here (one failed process leaves the others to run)."""
+    try:
+        done = subprocess.run(command, env=_environment(cache), capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout:.0f} s", ""
+    if done.returncode == 0:
+        return None, done.stdout
+    print(done.stderr[-4000:], file=sys.stderr)
+    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return f"exit {done.returncode}: {last}", done.stdout
+
+
 def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool,
                timeout: float) -> dict:
+    """The child's measurement, or ``{"error": ...}``."""
     command = [sys.executable, __file__, "--child", function, "--graph-file", str(graph_path)]
     if with_networkx:
         command.append("--with-networkx")
-    done = subprocess.run(command, env=_environment(cache), capture_output=True, text=True,
-                          timeout=timeout)
-    if done.returncode != 0:
-        raise RuntimeError(f"{function} (CUPY_CACHE_DIR={cache}) exited {done.returncode}:\n"
-                           f"{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    error, out = _run(command, cache, timeout)
+    return {"error": error} if error else json.loads(out.strip().splitlines()[-1])
 
 
 def _warmup(cache: Path, timeout: float) -> tuple[float, str]:
-    """``frontier warmup`` into ``cache``: its seconds and its last line."""
+    """``frontier warmup`` into ``cache``: its seconds and its summary line
+    (or what went wrong)."""
     command = [sys.executable, "-c",
                "import sys; from frontier.cli import main; sys.exit(main(sys.argv[1:]))",
                "warmup", "--quiet"]
     start = time.perf_counter()
-    done = subprocess.run(command, env=_environment(cache), capture_output=True, text=True,
-                          timeout=timeout)
+    error, out = _run(command, cache, timeout)
     seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"frontier warmup exited {done.returncode}:\n{done.stderr[-4000:]}")
-    lines = (done.stdout + done.stderr).strip().splitlines()
+    if error:
+        return seconds, f"failed: {error}"
+    lines = out.strip().splitlines()
     return seconds, lines[-1] if lines else ""
 
 
@@ -234,26 +247,38 @@ def _s(seconds) -> str:
     return "-" if seconds is None else f"{seconds:.3g} s"
 
 
+def _cell(run: dict, key: str) -> str:
+    return "failed" if "error" in run else _s(run[key])
+
+
+def _measured(runs: dict) -> list[dict]:
+    return [run for by_state in runs.values() for run in by_state.values() if "error" not in run]
+
+
 def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command: str) -> str:
     """The summary table and the first calls taken apart, in Markdown."""
-    first = next(iter(next(iter(runs.values())).values()))
-    lines = [f"### First calls: {graph}, {first['device']}, "
+    device = next((run["device"] for run in _measured(runs)), "no device measured")
+    lines = [f"### First calls: {graph}, {device}, "
              f"{datetime.now(timezone.utc):%Y-%m-%d}", "",
              f"Command: `{command}`. `frontier warmup` took {warmup_s:.1f} s ({warmup_line})", "",
              "| call | NetworkX | Frontier first call, empty cache | first call after "
              "`frontier warmup` | second call |", "| --- | ---: | ---: | ---: | ---: |"]
     for function, by_state in runs.items():
         empty, warm = by_state["empty cache"], by_state["after warmup"]
-        lines.append(f"| `{CALLS[function][0]}` | {_s(empty['networkx_s'])} | "
-                     f"{_s(empty['first_s'])} | {_s(warm['first_s'])} | "
-                     f"{_s(warm['second_s'])} |")
+        lines.append(f"| `{CALLS[function][0]}` | {_cell(empty, 'networkx_s')} | "
+                     f"{_cell(empty, 'first_s')} | {_cell(warm, 'first_s')} | "
+                     f"{_cell(warm, 'second_s')} |")
     lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
               "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
               "the load into the GPU):", "",
               "| call | kernel cache | import | CUDA start | conversion | compile | "
               "kernel loads | run | first call |", "| --- | --- |" + " ---: |" * 7]
+    failed = []
     for function, by_state in runs.items():
         for state, run in by_state.items():
+            if "error" in run:
+                failed.append(f"`{CALLS[function][0]}` ({state}): {run['error']}")
+                continue
             parts = run["first_call"]
             lines.append(
                 f"| `{CALLS[function][0]}` | {state} | {_s(parts['import_s'])} | "
@@ -261,9 +286,11 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
                 f"{_s(parts['compile_s'])} ({parts['kernels_compiled']}) | "
                 f"{_s(parts['kernel_load_s'])} | {_s(parts['run_s'])} | {_s(run['first_s'])} |")
     disagree = [function for function, by_state in runs.items()
-                if by_state["empty cache"]["agrees"] is False]
+                if by_state["empty cache"].get("agrees") is False]
     if disagree:
         lines += ["", f"Answers differ from NetworkX's: {', '.join(disagree)}."]
+    if failed:
+        lines += ["", "Failed: " + "; ".join(failed) + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -274,23 +301,31 @@ def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: 
     from frontier.bench.records import make_record
 
     out = []
+    measured = _measured(runs)
+    device = measured[0]["device"] if measured else None
     for function, by_state in runs.items():
-        empty = by_state["empty cache"]
+        empty, warm = by_state["empty cache"], by_state["after warmup"]
         shared = dict(primitive=function, graph=graph, vertices=nodes, edges=edges,
                       directed=False, weighted=False, num_devices=1, date=date,
-                      command=command, versions=empty["versions"], status="ok")
-        if empty["networkx_s"] is not None:
+                      command=command, versions=measured[0]["versions"] if measured else None)
+        if empty.get("networkx_s") is not None:
             out.append(make_record(implementation="networkx", device=empty["cpu"],
-                                   time_ms=empty["networkx_s"] * 1e3, **shared))
+                                   status="ok", time_ms=empty["networkx_s"] * 1e3, **shared))
         for state, run in by_state.items():
-            record = make_record(implementation=f"frontier first call, {state}",
-                                 device=run["device"], time_ms=run["first_s"] * 1e3, **shared)
+            implementation = f"frontier first call, {state}"
+            if "error" in run:
+                out.append(make_record(implementation=implementation, device=device,
+                                       status="error", reason=run["error"], **shared))
+                continue
+            record = make_record(implementation=implementation, device=run["device"],
+                                 status="ok", time_ms=run["first_s"] * 1e3, **shared)
             record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3))
             record["compiled_kernels"] = run["compiled"]
             record["agrees_with_networkx"] = run["agrees"]
             out.append(record)
-        out.append(make_record(implementation="frontier second call", device=empty["device"],
-                               time_ms=by_state["after warmup"]["second_s"] * 1e3, **shared))
+        if "error" not in warm:
+            out.append(make_record(implementation="frontier second call", device=warm["device"],
+                                   status="ok", time_ms=warm["second_s"] * 1e3, **shared))
     return out
 
 
@@ -344,14 +379,15 @@ def main(argv: list[str] | None = None) -> int:
                                                         args.timeout)
     print(markdown(runs, graph, warmup_s, warmup_line, command))
     date = datetime.now(timezone.utc)
-    first = runs[args.functions[0]]["empty cache"]
-    kind, _, index = first["device_name"].partition(":")
+    measured = _measured(runs)
+    kind, _, index = (measured[0]["device_name"] if measured else "cpu").partition(":")
     record_file = RecordFile(args.results, date, Device(kind, int(index or 0)),
                              f"ba-{args.nodes}-{args.edges_per_node}-first-call")
     written = records(runs, graph, G.number_of_nodes(), G.number_of_edges(),
                       date.strftime("%Y-%m-%dT%H:%M:%SZ"), command, warmup_s)
     print(f"records in {record_file.write(written)}", file=sys.stderr)
-    return 0
+    failed = len(measured) < 2 * len(args.functions) or warmup_line.startswith("failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -238,6 +238,30 @@ def test_the_ledger_counts_nested_stages_once():
     assert 0.1 <= ledger.seconds["conversion"] < 0.2
 
 
+def test_first_call_tables_and_records_keep_a_failed_process():
+    """A process that failed is a "failed" cell, a line saying why and an
+    error record; the others are reported as measured."""
+    first_call = first_call_module()
+    parts = dict(import_s=0.3, cuda_start_s=0.7, conversion_s=0.2, compile_s=1.0,
+                 kernels_compiled=4, kernel_load_s=0.01, run_s=0.05)
+    measured = dict(device="cuda:0 (GPU)", device_name="cuda:0", cpu="cpu (CPU)",
+                    versions={"python": "3"}, first_s=2.26, first_call=parts,
+                    compiled=["gather_sum<int, int, double, double>"], second_s=0.02,
+                    networkx_s=3.2, agrees=True)
+    runs = {"pagerank": {"empty cache": measured,
+                         "after warmup": {"error": "exit 1: RuntimeError: boom"}}}
+    table = first_call.markdown(runs, "a graph", 12.0, "ready", "python first_call.py")
+    assert "| `pagerank(G)` | 3.2 s | 2.26 s | failed | failed |" in table
+    assert "| `pagerank(G)` | empty cache | 0.3 s | 0.7 s | 0.2 s | 1 s (4) |" in table
+    assert "Failed: `pagerank(G)` (after warmup): exit 1: RuntimeError: boom." in table
+    written = first_call.records(runs, "a graph", 10, 20, "2026-11-25T00:00:00Z", "c", 12.0)
+    assert [(r["implementation"], r["status"]) for r in written] == [
+        ("networkx", "ok"), ("frontier first call, empty cache", "ok"),
+        ("frontier first call, after warmup", "error")]
+    assert written[2]["reason"] == "exit 1: RuntimeError: boom"
+    assert written[1]["first_call"]["warmup_s"] == 12.0
+
+
 def test_first_call_benchmark_smoke(tmp_path):
     """benchmarks/first_call.py on a small graph (on the CPU here: nothing to
     compile, warmup says so): both tables and a record file."""
