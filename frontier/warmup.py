@@ -281,7 +281,8 @@ def warm_up(device: Device, *, jobs: int = DEFAULT_JOBS, run_calls: bool = True,
             progress.update(done)
     compiled = time.perf_counter()
     calls = exercises(device) if run_calls else []
-    progress.phase("running each call once", total=len(calls), unit="calls")
+    if calls:
+        progress.phase("running each call once", total=len(calls), unit="calls")
     with device.activate():
         for done, (_, call) in enumerate(calls, 1):
             call()
