@@ -154,6 +154,45 @@ def test_the_calls_warmup_runs_run_on_the_cpu(monkeypatch, recwarn):
     assert not [w for w in recwarn if "cache" in str(w.message)]
 
 
+def test_warm_up_compiles_every_entry_in_threads_then_runs_the_calls(monkeypatch):
+    """The orchestration, with a stand-in GPU: every registry entry compiled
+    once (on the device, in worker threads), then every call run once."""
+    import contextlib
+    import threading
+
+    from frontier import warmup
+
+    compiled, ran, threads = [], [], set()
+
+    def entry(name):
+        def compile_it():
+            threads.add(threading.get_ident())
+            compiled.append(name)
+        return warmup.Kernel(name, "test", compile_it)
+
+    class StandInGPU:
+        is_gpu, name = True, "cuda:0"
+
+        def activate(self):
+            return contextlib.nullcontext()
+
+        def describe(self):
+            return "cuda:0 (stand-in)"
+
+    monkeypatch.setattr(warmup, "registry", lambda: [entry(f"k{i}") for i in range(20)])
+    monkeypatch.setattr(warmup, "exercises",
+                        lambda device: [(n, lambda n=n: ran.append(n)) for n in ("a", "b")])
+    summary = warmup.warm_up(StandInGPU(), jobs=4)
+    assert sorted(compiled) == sorted(f"k{i}" for i in range(20))
+    assert threading.get_ident() not in threads
+    assert ran == ["a", "b"]
+    assert summary["kernels"] == 20 and summary["calls"] == 2
+    assert summary["device"] == "cuda:0 (stand-in)"
+    assert warmup.warm_up(StandInGPU(), jobs=1, run_calls=False)["calls"] == 0
+    with pytest.raises(ValueError, match="jobs=0: expected at least 1"):
+        warmup.warm_up(StandInGPU(), jobs=0)
+
+
 class FakeTerminal(io.StringIO):
     def isatty(self) -> bool:
         return True
