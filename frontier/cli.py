@@ -8,6 +8,7 @@
              [--workers threads|processes] [--output result.npz] [--json]
     frontier demo [--scale 20]
     frontier bench ...
+    frontier warmup [--device cuda:N] [--jobs J] [--kernels-only] [--list]
 """
 
 from __future__ import annotations
@@ -238,6 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_info_parser(commands)
     add_convert_parser(commands)
+
+    from .warmup import add_warmup_parser
+
+    add_warmup_parser(commands)
     return parser
 
 

@@ -7,7 +7,9 @@
 * :mod:`.changes`: which listed slots differ from a snapshot;
 * :mod:`.masked`: a sum over the entries a mask selects;
 * :mod:`.merge`: offered values combined into owned ones (multi-device);
-* :mod:`.edges`, :mod:`.workspace`, :mod:`.module`: what the kernels share.
+* :mod:`.edges`, :mod:`.workspace`, :mod:`.module`: what the kernels share
+  (:mod:`.module` compiles each instantiation on its first use, and
+  :mod:`.first_use` says so once when that keeps a call waiting).
 
 Nothing here imports frontiers or operators, so every layer may use it.
 """

@@ -1,4 +1,18 @@
-"""Compile the CUDA sources of this folder once and hand out their kernels."""
+"""Compile the CUDA kernels of this folder's sources, one at a time, on first use.
+
+Each ``.cu`` file here holds templates; :data:`INSTANTIATIONS` lists every
+instantiation the package may launch (``gather_sum<int, int, double,
+double>``), and :func:`kernel` compiles one only when it is first asked
+for, as a module of its own. NVRTC compiles every name expression of a
+module in one call, so one module per file made the first fused launch of
+a process wait for all of the file's instantiations -- 161 of
+:file:`traversal.cu` for a PageRank that launches a few (issue 33: a first
+PageRank with an empty kernel cache spent 10.9 s compiling).
+CuPy keeps each compiled kernel in its on-disk cache (``CUPY_CACHE_DIR``,
+by default ``~/.cupy/kernel_cache``), where ``frontier warmup``
+(:mod:`frontier.warmup`) puts them all ahead of time; the cache is keyed by
+the GPU's architecture, so another GPU compiles on first use again.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +20,8 @@ import functools
 from pathlib import Path
 
 import numpy as np
+
+from .first_use import compiling
 
 _SOURCE_DIR = Path(__file__).parent
 _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
@@ -27,16 +43,25 @@ def supported(dtype) -> bool:
     return np.dtype(dtype) in _CTYPE
 
 
+#: NVRTC options of every module (CuPy adds the current GPU's architecture).
+OPTIONS = ("-std=c++17",)
+
+
 @functools.cache
-def _module(source: str, names: tuple[str, ...], gpu: int):
-    """The compiled module, loaded on GPU ``gpu`` (the current one)."""
+def _code(source: str) -> str:
+    return (_SOURCE_DIR / source).read_text()
+
+
+@functools.cache
+def _module(source: str, expression: str, gpu: int):
+    """The module of the one instantiation ``expression`` of ``source``, for
+    GPU ``gpu`` (the current one); CuPy compiles it when it is first used."""
     import cupy
 
-    code = (_SOURCE_DIR / source).read_text()
-    return cupy.RawModule(code=code, options=("-std=c++17",), name_expressions=names)
+    return cupy.RawModule(code=_code(source), options=OPTIONS, name_expressions=(expression,))
 
 
-# Every instantiation any kernel may need, so that one compilation serves all.
+# Every instantiation any kernel may need: a launch of one not listed raises.
 _VERTEX = ("int", "long long")
 _WEIGHT = ("int", "long long", "float", "double")
 _DISTANCE = ("float", "double")
@@ -76,9 +101,10 @@ _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_count_vector<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write_vector<{packed}, {p}>" for packed in ("false", "true")
                     for p in _VERTEX])
-#: the kernel instantiations of each source file
-_NAMES = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
-          "fill.cu": ("fill_pattern",)}
+#: The kernel instantiations of each source file: all that :func:`kernel`
+#: may be asked for, and what ``frontier warmup`` compiles.
+INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
+                  "fill.cu": ("fill_pattern",)}
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):
@@ -93,11 +119,48 @@ def kernel(name: str, *types, source: str = "traversal.cu"):
 @functools.cache
 def _function(name: str, types: tuple, source: str, gpu: int):
     """The kernel, looked up once per GPU (a lookup costs a few microseconds,
-    which a level of a long, thin traversal pays several times)."""
+    which a level of a long, thin traversal pays several times); compiled
+    here on its first use, unless CuPy's kernel cache has it."""
+    expression = instantiation(name, types, source)
+    with compiling(f"{expression} ({source})"):
+        return _module(source, expression, gpu).get_function(expression)
+
+
+def instantiation(name: str, types: tuple = (), source: str = "traversal.cu") -> str:
+    """The name expression of kernel ``name<types...>`` of ``source``, as
+    :data:`INSTANTIATIONS` lists it (types as for :func:`kernel`).
+
+    Raises
+    ------
+    ValueError
+        For a source that is not listed, or an instantiation it does not
+        list: add it to the lists above, so that ``frontier warmup``
+        compiles it too.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> instantiation("gather_sum", (np.int32, np.int32, np.float64, np.float64))
+    'gather_sum<int, int, double, double>'
+    """
+    if source not in INSTANTIATIONS:
+        raise ValueError(f"no kernel source {source!r} here; sources are "
+                         f"{', '.join(sorted(INSTANTIATIONS))}")
     arguments = [str(t).lower() if isinstance(t, bool)
                  else "bool" if np.dtype(t) == np.bool_ else ctype(t) for t in types]
     expression = f"{name}<{', '.join(arguments)}>" if types else name
-    return _module(source, _NAMES[source], gpu).get_function(expression)
+    if expression not in INSTANTIATIONS[source]:
+        raise ValueError(f"{expression} is not an instantiation of {source} listed in "
+                         "frontier.kernels.module.INSTANTIATIONS; list it there")
+    return expression
+
+
+def compile_instantiation(source: str, expression: str) -> None:
+    """Compile one listed instantiation for the current GPU into CuPy's
+    kernel cache, or load it from there (``frontier warmup``)."""
+    import cupy
+
+    _module(source, expression, cupy.cuda.runtime.getDevice()).compile()
 
 
 def pointer(array):

@@ -1,0 +1,394 @@
+"""What the first call of a NetworkX backend function costs, with an empty
+kernel cache and after ``frontier warmup`` (issue 33).
+
+For each call (``nx.pagerank(G)``, ``nx.betweenness_centrality(G, k=16)``,
+``nx.connected_components(G)``, ``nx.single_source_shortest_path_length(G,
+0)``) on a Barabasi-Albert graph, a fresh Python process times:
+
+* Frontier's first call, as a new process pays it: importing the backend
+  (and CuPy), starting CUDA, then the call itself, taken apart into the
+  conversion from NetworkX, kernel compilation (NVRTC; how many kernels),
+  kernel loads (from CuPy's cache into the GPU) and the rest (running);
+* Frontier's second call on the same graph (the converted graph is cached
+  by NetworkX);
+* NetworkX's own call (``backend="networkx"``), and whether the answers agree.
+
+Twice: each process with ``CUPY_CACHE_DIR`` an empty directory of its own,
+then each with a copy of a directory ``frontier warmup`` filled (timed once).
+The output is the "first call" table of docs/networkx-backend.md, in
+Markdown, and a JSON list of records (``frontier.bench.records`` fields,
+``time_ms`` the call's time, ``first_call`` the parts, ``compiled_kernels``
+what NVRTC compiled during the call) in ``--results``.
+
+On the GPU machine, from the repository root (NetworkX's betweenness with
+k=16 takes about 3 minutes of the run on this graph)::
+
+    PYTHONPATH=. python benchmarks/first_call.py --results $OUT
+
+On a CPU (no CuPy: nothing is compiled, warmup says so), a smoke test::
+
+    PYTHONPATH=. python benchmarks/first_call.py --nodes 2000 --results /tmp/first_call
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The calls timed: the text shown, and the call (``backend`` as a keyword).
+CALLS = {
+    "pagerank": ("pagerank(G)", lambda nx, G, **b: nx.pagerank(G, **b)),
+    "betweenness_centrality": (
+        "betweenness_centrality(G, k=16, seed=0)",
+        lambda nx, G, **b: nx.betweenness_centrality(G, k=16, seed=0, **b)),
+    "connected_components": (
+        "connected_components(G)",
+        lambda nx, G, **b: [set(c) for c in nx.connected_components(G, **b)]),
+    "single_source_shortest_path_length": (
+        "single_source_shortest_path_length(G, 0)",
+        lambda nx, G, **b: dict(nx.single_source_shortest_path_length(G, 0, **b))),
+}
+STATES = ("empty cache", "after warmup")
+
+
+# the child: one call in a fresh process ------------------------------------------------
+
+class Ledger:
+    """Exclusive seconds per stage of wrapped functions: time inside a
+    stage that is spent in a nested stage counts for the nested one only."""
+
+    def __init__(self):
+        self.seconds: dict[str, float] = {}
+        self.counts: dict[str, int] = {}
+        self.names: list[str] = []
+        self._stack: list[list] = []
+
+    def watch(self, owner, attribute: str, stage: str, describe=None) -> None:
+        """Count calls of ``owner.attribute`` as ``stage`` (if it exists);
+        ``describe(*args, **kwargs)``, if given, says what each call was about."""
+        function = getattr(owner, attribute, None)
+        if function is None:
+            return
+
+        def timed(*args, **kwargs):
+            if describe is not None:
+                self.names.append(describe(*args, **kwargs))
+            now = time.perf_counter()
+            if self._stack:
+                self._add(self._stack[-1][0], now - self._stack[-1][1])
+            self._stack.append([stage, now])
+            self.counts[stage] = self.counts.get(stage, 0) + 1
+            try:
+                return function(*args, **kwargs)
+            finally:
+                now = time.perf_counter()
+                name, since = self._stack.pop()
+                self._add(name, now - since)
+                if self._stack:
+                    self._stack[-1][1] = now
+
+        setattr(owner, attribute, timed)
+
+    def _add(self, stage: str, seconds: float) -> None:
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+
+
+def _kernel_names(source, options=(), arch=None, filename="", name_expressions=None,
+                  *args, **kwargs) -> str:
+    """The kernels of one NVRTC compile (CuPy's arguments): its name
+    expressions (Frontier's templates), else its ``__global__`` names (CuPy's
+    generated kernels)."""
+    names = name_expressions or re.findall(r"__global__\s+void\s+(\w+)", source)
+    return ", ".join(names)
+
+
+def _agree(mine, theirs) -> bool:
+    """Same answer: equal keys and values within 1e-6 (dicts), or the same
+    sets (components)."""
+    if isinstance(theirs, dict):
+        return mine.keys() == theirs.keys() and all(
+            math.isclose(mine[key], value, rel_tol=1e-6, abs_tol=1e-9)
+            for key, value in theirs.items())
+    return sorted(map(sorted, mine)) == sorted(map(sorted, theirs))
+
+
+def child(function: str, graph_path: str, with_networkx: bool) -> dict:
+    """Time ``function``'s first and second backend call (and NetworkX's)."""
+    import networkx as nx
+
+    with open(graph_path, "rb") as file:
+        G = pickle.load(file)
+    nx.config.warnings_to_ignore.add("cache")  # the second call reuses the conversion
+    call = CALLS[function][1]
+    parts = {}
+    start = time.perf_counter()
+    import frontier.nx_backend as backend  # the dispatcher imports it at the first call
+    from frontier.device import Device, default_device, gpu_count
+
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    parts["import_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    if gpu_count():
+        cupy.empty(1)
+        cupy.cuda.Device().synchronize()
+    parts["cuda_start_s"] = time.perf_counter() - start
+    ledger = Ledger()
+    ledger.watch(backend.backend_interface, "convert_from_nx", "conversion")
+    ledger.watch(backend.BackendGraph, "frontier_graph", "conversion")
+    if cupy is not None:
+        # CuPy's private compile path (CuPy 14): a kernel not in memory goes
+        # through _compile_module_with_cache (the cache read and the load),
+        # which compiles a missing one with NVRTC (and probes NVRTC's version
+        # once per option set, with _preprocess).
+        compiler = cupy.cuda.compiler
+        ledger.watch(compiler, "_compile_module_with_cache", "kernel load")
+        ledger.watch(compiler, "_compile_using_nvrtc_no_warning", "compile", _kernel_names)
+        ledger.watch(compiler, "_preprocess", "compile probe")
+    start = time.perf_counter()
+    mine = call(nx, G, backend="frontier")
+    call_s = time.perf_counter() - start
+    seconds = ledger.seconds
+    parts.update({
+        "conversion_s": seconds.get("conversion", 0.0),
+        "compile_s": seconds.get("compile", 0.0) + seconds.get("compile probe", 0.0),
+        "kernels_compiled": ledger.counts.get("compile", 0),
+        "kernel_load_s": seconds.get("kernel load", 0.0),
+    })
+    parts["run_s"] = call_s - parts["conversion_s"] - parts["compile_s"] - parts["kernel_load_s"]
+    first_s = parts["import_s"] + parts["cuda_start_s"] + call_s
+    start = time.perf_counter()
+    call(nx, G, backend="frontier")
+    second_s = time.perf_counter() - start
+    networkx_s = agrees = None
+    if with_networkx:
+        start = time.perf_counter()
+        theirs = call(nx, G, backend="networkx")
+        networkx_s = time.perf_counter() - start
+        agrees = _agree(mine, theirs)
+    from frontier.bench.records import describe_device, versions
+
+    device = default_device()
+    return {"function": function, "device_name": device.name,
+            "device": describe_device(device), "cpu": describe_device(Device("cpu")),
+            "versions": versions(),
+            "first_s": first_s, "first_call": {k: round(v, 4) if isinstance(v, float) else v
+                                               for k, v in parts.items()},
+            "compiled": ledger.names, "second_s": second_s, "networkx_s": networkx_s,
+            "agrees": agrees}
+
+
+# the parent: processes, warmup, table, records ------------------------------------------
+
+def _environment(cache: Path) -> dict:
+    env = dict(os.environ, CUPY_CACHE_DIR=str(cache))
+    env.pop("CUPY_CACHE_IN_MEMORY", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def _run(command: list[str], cache: Path, timeout: float) -> tuple[str | None, str]:
+    """Run ``command`` with ``CUPY_CACHE_DIR=cache``: ``(None, stdout)``, or
+    for a failure ``(what went wrong, stdout)``, its standard error echoed
+    here (one failed process leaves the others to run)."""
+    try:
+        done = subprocess.run(command, env=_environment(cache), capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout:.0f} s", ""
+    if done.returncode == 0:
+        return None, done.stdout
+    print(done.stderr[-4000:], file=sys.stderr)
+    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return f"exit {done.returncode}: {last}", done.stdout
+
+
+def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool,
+               timeout: float) -> dict:
+    """The child's measurement, or ``{"error": ...}``."""
+    command = [sys.executable, __file__, "--child", function, "--graph-file", str(graph_path)]
+    if with_networkx:
+        command.append("--with-networkx")
+    error, out = _run(command, cache, timeout)
+    return {"error": error} if error else json.loads(out.strip().splitlines()[-1])
+
+
+def _warmup(cache: Path, timeout: float) -> tuple[float, str]:
+    """``frontier warmup`` into ``cache``: its seconds and its summary line
+    (or what went wrong)."""
+    command = [sys.executable, "-c",
+               "import sys; from frontier.cli import main; sys.exit(main(sys.argv[1:]))",
+               "warmup", "--quiet"]
+    start = time.perf_counter()
+    error, out = _run(command, cache, timeout)
+    seconds = time.perf_counter() - start
+    if error:
+        return seconds, f"failed: {error}"
+    lines = out.strip().splitlines()
+    return seconds, lines[-1] if lines else ""
+
+
+def _s(seconds) -> str:
+    return "-" if seconds is None else f"{seconds:.3g} s"
+
+
+def _cell(run: dict, key: str) -> str:
+    return "failed" if "error" in run else _s(run[key])
+
+
+def _measured(runs: dict) -> list[dict]:
+    return [run for by_state in runs.values() for run in by_state.values() if "error" not in run]
+
+
+def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command: str) -> str:
+    """The summary table and the first calls taken apart, in Markdown."""
+    device = next((run["device"] for run in _measured(runs)), "no device measured")
+    lines = [f"### First calls: {graph}, {device}, "
+             f"{datetime.now(timezone.utc):%Y-%m-%d}", "",
+             f"Command: `{command}`. `frontier warmup` took {warmup_s:.1f} s ({warmup_line})", "",
+             "| call | NetworkX | Frontier first call, empty cache | first call after "
+             "`frontier warmup` | second call |", "| --- | ---: | ---: | ---: | ---: |"]
+    for function, by_state in runs.items():
+        empty, warm = by_state["empty cache"], by_state["after warmup"]
+        lines.append(f"| `{CALLS[function][0]}` | {_cell(empty, 'networkx_s')} | "
+                     f"{_cell(empty, 'first_s')} | {_cell(warm, 'first_s')} | "
+                     f"{_cell(warm, 'second_s')} |")
+    lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
+              "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
+              "the load into the GPU):", "",
+              "| call | kernel cache | import | CUDA start | conversion | compile | "
+              "kernel loads | run | first call |", "| --- | --- |" + " ---: |" * 7]
+    failed = []
+    for function, by_state in runs.items():
+        for state, run in by_state.items():
+            if "error" in run:
+                failed.append(f"`{CALLS[function][0]}` ({state}): {run['error']}")
+                continue
+            parts = run["first_call"]
+            lines.append(
+                f"| `{CALLS[function][0]}` | {state} | {_s(parts['import_s'])} | "
+                f"{_s(parts['cuda_start_s'])} | {_s(parts['conversion_s'])} | "
+                f"{_s(parts['compile_s'])} ({parts['kernels_compiled']}) | "
+                f"{_s(parts['kernel_load_s'])} | {_s(parts['run_s'])} | {_s(run['first_s'])} |")
+    disagree = [function for function, by_state in runs.items()
+                if by_state["empty cache"].get("agrees") is False]
+    if disagree:
+        lines += ["", f"Answers differ from NetworkX's: {', '.join(disagree)}."]
+    if failed:
+        lines += ["", "Failed: " + "; ".join(failed) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: str,
+            warmup_s: float) -> list:
+    """One record per function and implementation (``frontier.bench.records``);
+    a first call's record has its parts, and the warmup's time, in ``first_call``."""
+    from frontier.bench.records import make_record
+
+    out = []
+    measured = _measured(runs)
+    device = measured[0]["device"] if measured else None
+    for function, by_state in runs.items():
+        empty, warm = by_state["empty cache"], by_state["after warmup"]
+        shared = dict(primitive=function, graph=graph, vertices=nodes, edges=edges,
+                      directed=False, weighted=False, num_devices=1, date=date,
+                      command=command, versions=measured[0]["versions"] if measured else None)
+        if empty.get("networkx_s") is not None:
+            out.append(make_record(implementation="networkx", device=empty["cpu"],
+                                   status="ok", time_ms=empty["networkx_s"] * 1e3, **shared))
+        for state, run in by_state.items():
+            implementation = f"frontier first call, {state}"
+            if "error" in run:
+                out.append(make_record(implementation=implementation, device=device,
+                                       status="error", reason=run["error"], **shared))
+                continue
+            record = make_record(implementation=implementation, device=run["device"],
+                                 status="ok", time_ms=run["first_s"] * 1e3, **shared)
+            record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3))
+            record["compiled_kernels"] = run["compiled"]
+            record["agrees_with_networkx"] = run["agrees"]
+            out.append(record)
+        if "error" not in warm:
+            out.append(make_record(implementation="frontier second call", device=warm["device"],
+                                   status="ok", time_ms=warm["second_s"] * 1e3, **shared))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=200_000)
+    parser.add_argument("--edges-per-node", type=int, default=5,
+                        help="Barabasi-Albert m: about m * nodes edges (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--functions", nargs="+", choices=sorted(CALLS), default=list(CALLS))
+    parser.add_argument("--skip-networkx", nargs="*", choices=sorted(CALLS), default=[],
+                        metavar="FUNCTION", help="do not time NetworkX's own call of these")
+    parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results"),
+                        help="directory of the JSON record file")
+    parser.add_argument("--timeout", type=float, default=900.0,
+                        help="seconds each process may take")
+    parser.add_argument("--child", choices=sorted(CALLS), help=argparse.SUPPRESS)
+    parser.add_argument("--graph-file", help=argparse.SUPPRESS)
+    parser.add_argument("--with-networkx", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(args.child, args.graph_file, args.with_networkx)))
+        return 0
+
+    import networkx as nx
+
+    from frontier.bench.records import RecordFile
+    from frontier.device import Device
+
+    command = "python benchmarks/first_call.py " + " ".join(
+        sys.argv[1:] if argv is None else argv)
+    G = nx.barabasi_albert_graph(args.nodes, args.edges_per_node, seed=args.seed)
+    graph = f"Barabasi-Albert graph, {G.number_of_nodes()} nodes, {G.number_of_edges()} edges"
+    runs: dict = {function: {} for function in args.functions}
+    with tempfile.TemporaryDirectory(prefix="first_call_") as temporary:
+        scratch = Path(temporary)
+        graph_path = scratch / "graph.pickle"
+        graph_path.write_bytes(pickle.dumps(G, protocol=pickle.HIGHEST_PROTOCOL))
+        for function in args.functions:
+            cache = scratch / f"empty-{function}"
+            cache.mkdir()
+            runs[function]["empty cache"] = _run_child(
+                function, graph_path, cache, function not in args.skip_networkx, args.timeout)
+        warmed = scratch / "warmed"
+        warmed.mkdir()
+        warmup_s, warmup_line = _warmup(warmed, args.timeout)
+        for function in args.functions:
+            cache = scratch / f"warm-{function}"
+            shutil.copytree(warmed, cache)  # no call sees what another compiled
+            runs[function]["after warmup"] = _run_child(function, graph_path, cache, False,
+                                                        args.timeout)
+    print(markdown(runs, graph, warmup_s, warmup_line, command))
+    date = datetime.now(timezone.utc)
+    measured = _measured(runs)
+    kind, _, index = (measured[0]["device_name"] if measured else "cpu").partition(":")
+    record_file = RecordFile(args.results, date, Device(kind, int(index or 0)),
+                             f"ba-{args.nodes}-{args.edges_per_node}-first-call")
+    written = records(runs, graph, G.number_of_nodes(), G.number_of_edges(),
+                      date.strftime("%Y-%m-%dT%H:%M:%SZ"), command, warmup_s)
+    print(f"records in {record_file.write(written)}", file=sys.stderr)
+    failed = len(measured) < 2 * len(args.functions) or warmup_line.startswith("failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
