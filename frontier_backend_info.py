@@ -54,6 +54,29 @@ FUNCTIONS: dict[str, str] = {
     ),
 }
 
+# Shortest paths, not only lengths (frontier/nx_backend/paths.py).
+_WEIGHTED_PATHS = (
+    "Hop-count paths are NetworkX's; with weights, where several paths are shortest "
+    "the one returned may differ from NetworkX's. Negative weights, and integer "
+    "weights mixed with floats, are left to NetworkX. " + _DECLINED_WEIGHT
+)
+FUNCTIONS.update({
+    "single_source_shortest_path": "Paths come in NetworkX's order and are NetworkX's.",
+    "single_source_dijkstra": _WEIGHTED_PATHS,
+    "single_source_dijkstra_path": _WEIGHTED_PATHS,
+    "dijkstra_path": _WEIGHTED_PATHS,
+    "shortest_path": (
+        "Paths between all pairs, and ``method='bellman-ford'`` with a weight, are left "
+        "to NetworkX. Between a source and a target the path is a shortest one, not "
+        "necessarily the one NetworkX's bidirectional search finds. " + _WEIGHTED_PATHS
+    ),
+    "has_path": "",
+    "edge_betweenness_centrality": (
+        "Multigraphs, weights <= 0 and a ``k`` that is not an integer in 1..n are left to "
+        "NetworkX. " + _DECLINED_WEIGHT
+    ),
+})
+
 DEFAULT_CONFIG = {
     # Where converted graphs live and primitives run: "cpu", "cuda:N", or None
     # for Frontier's default (the first GPU if CuPy sees one; FRONTIER_DEVICE).

@@ -131,11 +131,16 @@ class Brandes(fr.Primitive):
                                         vertices=level, direction="push")
         sigma = self.sigma[ids]
         delta = sigma * successors
-        self.coefficient[ids] = (1.0 + delta) / sigma
+        self.coefficient[ids] = (self.target_weight(ids) + delta) / sigma
         # With endpoints, the path from the source to v also counts for v.
         self.centrality[ids] += delta + (1.0 if self.endpoints else 0.0)
         self.finished.append(ids)
         return level
+
+    def target_weight(self, ids):
+        """How much a path ending at each vertex of ``ids`` counts: 1, every
+        vertex is a target (primitives/edge_bc.py counts some as 0)."""
+        return 1.0
 
     def finish_source(self):
         """Count the source as an endpoint if asked, reset its data, go on."""
@@ -256,7 +261,19 @@ def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):
     return factor(sources), factor(sources - 1)
 
 
-def _check_weights(G: fr.Graph, weight) -> None:
+def sample_sources(n: int, k, seed) -> list | None:
+    """The ``k`` sources NetworkX samples from ``n`` vertices with ``seed``,
+    or None for every vertex (``k`` None or ``n``)."""
+    if k is None or k == n:  # NetworkX then takes every source, without sampling
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+        raise ValueError(f"k={k!r} sources: expected an integer in 1..{n}")
+    # random.sample draws by length and index: range(n) picks what NetworkX's
+    # node list picks, without building an n-element list.
+    return create_py_random_state(seed).sample(range(n), int(k))
+
+
+def check_weights(G: fr.Graph, weight) -> None:
     if not G.is_weighted:
         raise ValueError(f"weight={weight!r} but the graph has no edge weights")
     G.check_weights("weighted betweenness needs positive weights (with zero weights "
@@ -323,17 +340,9 @@ def betweenness_centrality(
     [0.0, 0.6667, 0.6667, 0.0]
     """
     n = G.num_vertices
-    if k == n:  # NetworkX takes every source then, without sampling
-        k = None
-    sampled = None
-    if k is not None:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
-            raise ValueError(f"k={k!r} sources: expected an integer in 1..{n}")
-        # random.sample draws by length and index: range(n) picks what NetworkX's
-        # node list picks, without building an n-element list.
-        sampled = create_py_random_state(seed).sample(range(n), int(k))
+    sampled = sample_sources(n, k, seed)
     if weight is not None:
-        _check_weights(G, weight)
+        check_weights(G, weight)
     scale = _scale(n, normalized, G.directed, endpoints, sampled)
     primitive = Brandes if weight is None else WeightedBrandes
     return fr.enact(primitive, G.simplified(),

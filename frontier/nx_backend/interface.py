@@ -20,7 +20,16 @@ import inspect
 
 from frontier_backend_info import FUNCTIONS
 
-from . import calls, centrality, components, link_analysis, shortest_paths, traversal
+from . import (
+    calls,
+    centrality,
+    components,
+    edge_betweenness,
+    link_analysis,
+    paths,
+    shortest_paths,
+    traversal,
+)
 from .centrality import check_sources
 from .graph import Declined, convert_from_nx, convert_to_nx
 from .link_analysis import check_distributions
@@ -29,7 +38,8 @@ from .traversal import check_limit, check_sort_neighbors
 
 IMPLEMENTATIONS = {
     name: getattr(module, name)
-    for module in (traversal, shortest_paths, components, centrality, link_analysis)
+    for module in (traversal, shortest_paths, components, centrality, link_analysis, paths,
+                   edge_betweenness)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
@@ -81,6 +91,8 @@ KEYWORD_CHECKS = {
     "betweenness_centrality": _betweenness,
     "pagerank": _pagerank,
 }
+KEYWORD_CHECKS.update(paths.KEYWORD_CHECKS)
+KEYWORD_CHECKS.update(edge_betweenness.KEYWORD_CHECKS)
 
 
 def _counted(name: str, function):

@@ -1,0 +1,165 @@
+"""Shortest paths with NetworkX's signatures, from Frontier's BFS and SSSP trees.
+
+Hop-count paths are NetworkX's own: :mod:`.order` lays the BFS levels out in
+NetworkX's visiting order, whose first parent of each vertex is the one
+NetworkX's path goes through (a Dijkstra with every weight 1 visits in the
+same order, so ``weight=None`` and unweighted graphs get NetworkX's paths
+from the Dijkstra functions too). Weighted paths come from
+:func:`primitives.single_source_dijkstra`: always shortest, but where several
+are, not necessarily the one NetworkX's heap order picks. Integer weights
+mixed with floats and negative weights are declined, as for the lengths
+(:mod:`.shortest_paths`).
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from primitives import single_source_dijkstra as dijkstra
+from primitives.paths import paths_in_order
+
+from .graph import BackendGraph, Declined
+from .shortest_paths import check_weight
+from .traversal import check_limit, depths_from, tree_levels
+
+
+def _hop_paths(G: BackendGraph, source, cutoff=None, *, reverse: bool = False) -> dict:
+    """NetworkX's hop-count paths from ``source`` (reversed edges: to it)."""
+    levels = tree_levels(G, source, reverse=reverse, limit=cutoff)
+    # keyed by, and starting with, the caller's object, as in NetworkX
+    return paths_in_order(levels.vertices, levels.parents, _namer(G, source))
+
+
+def _usable_weights(G: BackendGraph, weight) -> bool:
+    """Whether ``weight`` must be read (False: every edge weighs 1); Declined
+    where NetworkX's answer cannot be reproduced."""
+    if weight is None:
+        return False
+    column = G.edge_weights(weight)
+    if column.kind == "mixed":
+        raise Declined(f"edge attribute {weight!r} mixes integers and floats")
+    if len(column.values) and column.values.min() < 0:
+        raise Declined(f"edge attribute {weight!r} has negative values")
+    return True
+
+
+def single_source_shortest_path(G: BackendGraph, source, cutoff=None) -> dict:
+    """``nx.single_source_shortest_path``: NetworkX's paths, nearest first."""
+    check_limit("cutoff", cutoff)
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return _hop_paths(G, source, cutoff)
+
+
+def single_source_dijkstra(G: BackendGraph, source, target=None, cutoff=None,
+                           weight="weight"):
+    """``nx.single_source_dijkstra``: ``(lengths, paths)``, or ``(length,
+    path)`` to ``target``."""
+    check_weight(weight)
+    check_limit("cutoff", cutoff)
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    if source == target:
+        return 0, [source]
+    if not _usable_weights(G, weight):
+        paths = _hop_paths(G, source, cutoff)
+        lengths = {v: len(path) - 1 for v, path in paths.items()}
+    else:
+        t = G.index.get(target) if target is not None else None
+        if target is not None and t is None:
+            raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+        name = _namer(G, source)
+        found = dijkstra(G.frontier_graph(weight), G.index[source], t, cutoff, weight)
+        if target is not None:
+            return found[0], [name(v) for v in found[1]]
+        lengths = {name(v): d for v, d in found[0].items()}
+        paths = {name(v): [name(u) for u in path] for v, path in found[1].items()}
+    if target is None:
+        return lengths, paths
+    if target not in paths:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return lengths[target], paths[target]
+
+
+def single_source_dijkstra_path(G: BackendGraph, source, cutoff=None, weight="weight") -> dict:
+    """``nx.single_source_dijkstra_path``."""
+    return single_source_dijkstra(G, source, cutoff=cutoff, weight=weight)[1]
+
+
+def dijkstra_path(G: BackendGraph, source, target, weight="weight") -> list:
+    """``nx.dijkstra_path``."""
+    return single_source_dijkstra(G, source, target, weight=weight)[1]
+
+
+def check_method(G, source, target, weight, method) -> None:
+    """Declined for what NetworkX runs better itself: all pairs, and
+    Bellman-Ford (meant for negative weights)."""
+    check_weight(weight)
+    if method not in ("dijkstra", "bellman-ford"):
+        return  # the function raises NetworkX's ValueError
+    if source is None and target is None:
+        raise Declined("paths between all pairs")
+    if weight is not None and method == "bellman-ford":
+        raise Declined("method='bellman-ford' (negative weights) is NetworkX's")
+
+
+def shortest_path(G: BackendGraph, source=None, target=None, weight=None, method="dijkstra"):
+    """``nx.shortest_path`` from a source, to a target, or between the two."""
+    if method not in ("dijkstra", "bellman-ford"):
+        raise ValueError(f"method not supported: {method}")
+    check_method(G, source, target, weight, method)
+    if source is None:
+        if target not in G:
+            raise nx.NodeNotFound(f"Source {target} not in G")
+        if _usable_weights(G, weight):
+            return _weighted_to_target(G, target, weight)
+        return {v: path[::-1] for v, path in _hop_paths(G, target, reverse=True).items()}
+    if target is None:
+        if weight is None:
+            return single_source_shortest_path(G, source)
+        return single_source_dijkstra_path(G, source, weight=weight)
+    if source not in G or target not in G:
+        raise nx.NodeNotFound(f"Either source {source} or target {target} is not in G")
+    if weight is None:
+        paths = _hop_paths(G, source)
+        if target not in paths:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+        return paths[target]
+    return dijkstra_path(G, source, target, weight)
+
+
+def _weighted_to_target(G: BackendGraph, target, weight) -> dict:
+    graph = G.frontier_graph(weight, reverse=G.directed)
+    _, paths = dijkstra(graph, G.index[target], weight=weight)
+    name = _namer(G, target)
+    return {name(v): [name(u) for u in reversed(path)] for v, path in paths.items()}
+
+
+def _namer(G: BackendGraph, source):
+    """Vertex id -> node; ``source``'s id gives the caller's object, as in NetworkX."""
+    s, nodes = G.index[source], G.nodes
+    return lambda v: source if v == s else nodes[v]
+
+
+def has_path(G: BackendGraph, source, target) -> bool:
+    """``nx.has_path``."""
+    if source not in G or target not in G:
+        raise nx.NodeNotFound(f"Either source {source} or target {target} is not in G")
+    return bool(depths_from(G, [G.index[source]])[G.index[target]] >= 0)
+
+
+
+def _check_dijkstra(a) -> None:
+    check_weight(a["weight"])
+    check_limit("cutoff", a.get("cutoff"))
+
+
+# can_run's checks of the bound arguments (interface.KEYWORD_CHECKS)
+KEYWORD_CHECKS = {
+    "single_source_shortest_path": lambda a: check_limit("cutoff", a["cutoff"]),
+    "single_source_dijkstra": _check_dijkstra,
+    "single_source_dijkstra_path": _check_dijkstra,
+    "dijkstra_path": _check_dijkstra,
+    "shortest_path": lambda a: check_method(a["G"], a["source"], a["target"], a["weight"],
+                                            a["method"]),
+}

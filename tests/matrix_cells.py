@@ -1,0 +1,56 @@
+"""The multi-device matrix of tests/test_multi_device.py for primitives
+tested in their own files: one decorator for the cells on virtual CPU
+devices, one for parts sharing ``cuda:0`` (marked ``gpu``), and the run of
+one cell against the single-device answer."""
+
+from __future__ import annotations
+
+import pytest
+import test_multi_device as multi
+from hypothesis import given
+
+small_graphs = multi.small_graphs
+
+
+def on_virtual_devices(graphs=small_graphs):
+    """2-4 virtual CPU devices x every partitioner x both duplications x both
+    communications, a few random graphs per cell."""
+
+    def decorate(test):
+        for name, values, ids in (("communication", ["selective", "broadcast"], None),
+                                  ("duplication", ["all", "one_hop"], None),
+                                  ("partition", multi.PARTITIONS, multi.PARTITION_IDS),
+                                  ("count", [2, 3, 4], None)):
+            test = pytest.mark.parametrize(name, values, ids=ids)(test)
+        return multi.matrix_settings(given(edges=graphs)(test))
+
+    return decorate
+
+
+def on_parts_sharing_a_gpu(graphs=small_graphs):
+    """Two and three parts on ``cuda:0`` x every partitioner and strategy."""
+
+    def decorate(test):
+        for name, values, ids in (("communication", ["selective", "broadcast"], None),
+                                  ("duplication", ["all", "one_hop"], None),
+                                  ("partition", multi.PARTITIONS, multi.PARTITION_IDS),
+                                  ("count", [2, 3], None)):
+            test = pytest.mark.parametrize(name, values, ids=ids)(test)
+        return pytest.mark.gpu(multi.matrix_settings(given(edges=graphs)(test)))
+
+    return decorate
+
+
+def run_cell(run, graph, devices, partition, duplication, communication, home="cpu"):
+    """``(single-device answer, multi-device answer)`` of ``run(graph,
+    **options)`` (any function of a graph taking enactor options)."""
+    if partition == "metis":
+        pytest.importorskip("pymetis")
+    expected = run(graph, devices=home)
+    actual = run(graph, devices=devices, partition=partition, duplication=duplication,
+                 communication=communication)
+    return expected, actual
+
+
+def gpu_devices(count: int) -> list[str]:
+    return ["cuda:0"] * count

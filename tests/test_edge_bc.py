@@ -1,0 +1,105 @@
+"""Edge betweenness (primitives/edge_bc.py) against NetworkX, on one device
+and on several."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from strategies import EdgeList, edge_lists, with_device
+
+import frontier as fr
+from primitives import edge_betweenness_centrality
+
+
+def positive(edges: EdgeList) -> EdgeList:
+    """The same edges with weights >= 1 (weighted betweenness needs them > 0)."""
+    weights = None if edges.weights is None else edges.weights + 1
+    return EdgeList(edges.num_vertices, edges.src, edges.dst, weights, edges.directed)
+
+
+def as_dict(result) -> dict:
+    r = result
+    return {(u, v): c for u, v, c in zip(np.asarray(r.src).tolist(), np.asarray(r.dst).tolist(),
+                                         np.asarray(r.centrality).tolist())}
+
+
+def assert_matches(result, expected: dict, directed: bool) -> None:
+    """NetworkX's value for every edge (self loops 0 and absent here)."""
+    got = as_dict(result)
+    assert len(got) == sum(u != v for u, v in expected)
+    for (u, v), value in expected.items():
+        if u == v:
+            assert value == 0
+            continue
+        key = (u, v) if directed or u < v else (v, u)
+        assert got[key] == pytest.approx(value, abs=1e-9), (u, v)
+
+
+@with_device
+@given(edges=edge_lists(max_vertices=20, max_edges=50), data=st.data())
+def test_random_graphs_match_networkx(device, edges, data):
+    edges = positive(edges)
+    g = edges.networkx(multigraph=False)
+    weight = data.draw(st.sampled_from([None, "weight"])) if edges.weights is not None else None
+    normalized = data.draw(st.booleans())
+    k = data.draw(st.none() | st.integers(1, edges.num_vertices))
+    r = edge_betweenness_centrality(edges.graph(device), k=k, normalized=normalized,
+                                    weight=weight, seed=5)
+    expected = nx.edge_betweenness_centrality(g, k=k, normalized=normalized, weight=weight,
+                                              seed=5)
+    assert_matches(r, expected, edges.directed)
+
+
+def test_named_graph_and_errors():
+    g = nx.karate_club_graph()
+    G = fr.Graph.from_networkx(g, weight=None, device="cpu")
+    assert_matches(edge_betweenness_centrality(G), nx.edge_betweenness_centrality(g), False)
+    with pytest.raises(ValueError, match="k=0"):
+        edge_betweenness_centrality(G, k=0)
+    with pytest.raises(ValueError, match="no edge weights"):
+        edge_betweenness_centrality(G, weight="weight")
+    zero = fr.Graph.from_edges([0], [1], weights=[0.0], device="cpu")
+    with pytest.raises(ValueError, match="positive"):
+        edge_betweenness_centrality(zero, weight="weight")
+
+
+@given(edges=edge_lists(max_vertices=12, max_edges=30))
+def test_backend_matches_networkx(edges):
+    """Through the NetworkX backend: NetworkX's keys, order and values."""
+    g = positive(edges).networkx(multigraph=False)
+    for weight in (None, "weight"):
+        expected = nx.edge_betweenness_centrality(g, weight=weight)
+        ours = nx.edge_betweenness_centrality(g, weight=weight, backend="frontier")
+        assert list(ours) == list(expected)
+        assert list(ours.values()) == pytest.approx(list(expected.values()), abs=1e-9)
+
+
+def _run(weighted: bool):
+    def run(G, **options):
+        return edge_betweenness_centrality(G, weight="weight" if weighted else None, **options)
+    return run
+
+
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+    edges = positive(edges)
+    weighted = edges.weights is not None
+    expected, actual = run_cell(_run(weighted), edges.graph(home), devices, partition,
+                                duplication, communication, home)
+    np.testing.assert_array_equal(fr.to_numpy(actual.src), fr.to_numpy(expected.src))
+    np.testing.assert_array_equal(fr.to_numpy(actual.dst), fr.to_numpy(expected.dst))
+    np.testing.assert_allclose(actual.centrality, expected.centrality, rtol=0, atol=1e-9)
+
+
+@on_virtual_devices()
+def test_edge_bc_on_virtual_devices(count, partition, duplication, communication, edges):
+    _check_cell(edges, count, partition, duplication, communication)
+
+
+@on_parts_sharing_a_gpu()
+def test_edge_bc_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
+    _check_cell(edges, gpu_devices(count), partition, duplication, communication,
+                home="cuda:0")
