@@ -75,6 +75,9 @@ FUNCTIONS.update({
         "Multigraphs, weights <= 0 and a ``k`` that is not an integer in 1..n are left to "
         "NetworkX. " + _DECLINED_WEIGHT
     ),
+    # k-cores (frontier/nx_backend/cores.py)
+    "core_number": "",
+    "k_core": "Graphs with node or edge attributes (which NetworkX copies) are left to NetworkX.",
 })
 
 DEFAULT_CONFIG = {

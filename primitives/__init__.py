@@ -5,6 +5,7 @@ from .bfs import BFSResult, bfs
 from .cc import CCResult, connected_components
 from .dobfs import DOBFSResult, dobfs
 from .edge_bc import EdgeBCResult, edge_betweenness_centrality
+from .kcore import CoreResult, core_number, k_core
 from .pagerank import PageRankResult, pagerank
 from .paths import (
     dijkstra_path,
@@ -20,5 +21,6 @@ __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
            "pagerank", "sssp"]
 # shortest paths, not only lengths (primitives/paths.py)
 __all__ += ["EdgeBCResult", "edge_betweenness_centrality"]
+__all__ += ["CoreResult", "core_number", "k_core"]
 __all__ += ["dijkstra_path", "has_path", "shortest_path", "single_source_dijkstra",
             "single_source_shortest_path"]

@@ -24,6 +24,7 @@ from . import (
     calls,
     centrality,
     components,
+    cores,
     edge_betweenness,
     link_analysis,
     paths,
@@ -39,7 +40,7 @@ from .traversal import check_limit, check_sort_neighbors
 IMPLEMENTATIONS = {
     name: getattr(module, name)
     for module in (traversal, shortest_paths, components, centrality, link_analysis, paths,
-                   edge_betweenness)
+                   edge_betweenness, cores)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
@@ -93,6 +94,7 @@ KEYWORD_CHECKS = {
 }
 KEYWORD_CHECKS.update(paths.KEYWORD_CHECKS)
 KEYWORD_CHECKS.update(edge_betweenness.KEYWORD_CHECKS)
+KEYWORD_CHECKS.update(cores.KEYWORD_CHECKS)
 
 
 def _counted(name: str, function):

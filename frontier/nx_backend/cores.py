@@ -1,0 +1,57 @@
+"""k-cores with NetworkX's signatures, by Frontier's peeling (:mod:`primitives.kcore`).
+
+``core_number`` converts the answer to a dict keyed by node. ``k_core``
+returns NetworkX's subgraph: the same graph class, nodes and edges, and
+``G``'s graph attributes; nodes come in ``G``'s order (NetworkX's order
+follows its subgraph view, which for a small core iterates a set). The backend's graph keeps no node or edge attributes, so
+``can_run`` leaves graphs that have any to NetworkX, which copies them.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+import frontier as fr
+from primitives import core_number as peel
+
+from .graph import BackendGraph, Declined
+
+
+def core_number(G: BackendGraph) -> dict:
+    """``nx.core_number``: ``{node: core number}``."""
+    cores = fr.to_numpy(peel(G.frontier_graph()).core)
+    return dict(zip(G.nodes, cores.tolist()))
+
+
+def k_core(G: BackendGraph, k=None, core_number=None):
+    """``nx.k_core``: the subgraph induced by the nodes of core number >= ``k``."""
+    if core_number is None:
+        cores = fr.to_numpy(peel(G.frontier_graph()).core)
+        core_number = dict(zip(G.nodes, cores.tolist()))
+    if k is None:
+        k = max(core_number.values())  # NetworkX's ValueError for an empty graph
+    inside = np.zeros(len(G.nodes), dtype=bool)
+    for node, core in core_number.items():
+        if core >= k and node in G:  # NetworkX keeps only nodes of G
+            inside[G.index[node]] = True
+    core_graph = (nx.DiGraph if G.directed else nx.Graph)()
+    core_graph.graph.update(G.graph)
+    nodes = G.nodes
+    core_graph.add_nodes_from(nodes[i] for i in np.flatnonzero(inside).tolist())
+    keep = inside[G.edge_src] & inside[G.edge_dst]
+    core_graph.add_edges_from(zip([nodes[i] for i in G.edge_src[keep].tolist()],
+                                  [nodes[i] for i in G.edge_dst[keep].tolist()]))
+    return core_graph
+
+
+def check_no_attributes(a) -> None:
+    """Declined for a graph with node or edge attributes, which ``k_core`` copies."""
+    G = a["G"]
+    if isinstance(G, BackendGraph):
+        return
+    if any(G.nodes[n] for n in G) or any(data for _, _, data in G.edges(data=True)):
+        raise Declined("node or edge attributes, which NetworkX copies into the k-core")
+
+
+KEYWORD_CHECKS = {"k_core": check_no_attributes}
