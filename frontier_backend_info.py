@@ -78,6 +78,11 @@ FUNCTIONS.update({
     # k-cores (frontier/nx_backend/cores.py)
     "core_number": "",
     "k_core": "Graphs with node or edge attributes (which NetworkX copies) are left to NetworkX.",
+    # triangles and clustering (frontier/nx_backend/clustering.py)
+    "triangles": "Multigraphs are left to NetworkX.",
+    "transitivity": "Multigraphs are left to NetworkX.",
+    "clustering": "Weighted clustering and multigraphs are left to NetworkX.",
+    "average_clustering": "Weighted clustering and multigraphs are left to NetworkX.",
 })
 
 DEFAULT_CONFIG = {

@@ -15,6 +15,7 @@ from .paths import (
     single_source_shortest_path,
 )
 from .sssp import SSSPResult, sssp
+from .triangles import average_clustering, clustering, transitivity, triangles
 
 __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
            "SSSPResult", "betweenness_centrality", "bfs", "connected_components", "dobfs",
@@ -22,5 +23,6 @@ __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
 # shortest paths, not only lengths (primitives/paths.py)
 __all__ += ["EdgeBCResult", "edge_betweenness_centrality"]
 __all__ += ["CoreResult", "core_number", "k_core"]
+__all__ += ["average_clustering", "clustering", "transitivity", "triangles"]
 __all__ += ["dijkstra_path", "has_path", "shortest_path", "single_source_dijkstra",
             "single_source_shortest_path"]

@@ -3,8 +3,9 @@
 ``core_number`` converts the answer to a dict keyed by node. ``k_core``
 returns NetworkX's subgraph: the same graph class, nodes and edges, and
 ``G``'s graph attributes; nodes come in ``G``'s order (NetworkX's order
-follows its subgraph view, which for a small core iterates a set). The backend's graph keeps no node or edge attributes, so
-``can_run`` leaves graphs that have any to NetworkX, which copies them.
+follows its subgraph view, which for a small core iterates a set). The
+backend's graph keeps no node or edge attributes, so ``can_run`` leaves
+graphs that have any to NetworkX, which copies them.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from frontier_backend_info import FUNCTIONS
 from . import (
     calls,
     centrality,
+    clustering,
     components,
     cores,
     edge_betweenness,
@@ -40,7 +41,7 @@ from .traversal import check_limit, check_sort_neighbors
 IMPLEMENTATIONS = {
     name: getattr(module, name)
     for module in (traversal, shortest_paths, components, centrality, link_analysis, paths,
-                   edge_betweenness, cores)
+                   edge_betweenness, cores, clustering)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
@@ -95,6 +96,7 @@ KEYWORD_CHECKS = {
 KEYWORD_CHECKS.update(paths.KEYWORD_CHECKS)
 KEYWORD_CHECKS.update(edge_betweenness.KEYWORD_CHECKS)
 KEYWORD_CHECKS.update(cores.KEYWORD_CHECKS)
+KEYWORD_CHECKS.update(clustering.KEYWORD_CHECKS)
 
 
 def _counted(name: str, function):

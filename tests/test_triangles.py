@@ -1,0 +1,116 @@
+"""Triangles and clustering (primitives/triangles.py) against NetworkX, on
+one device and several."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from strategies import edge_lists, with_device
+
+import frontier as fr
+from primitives import average_clustering, clustering, transitivity, triangles
+from primitives.triangles import BATCH, wedges
+
+
+def per_vertex(values: dict, n: int) -> list:
+    return [values[v] for v in range(n)]
+
+
+@with_device
+@given(edges=edge_lists(directed=False, max_vertices=50, max_edges=200), data=st.data())
+def test_triangles_match_networkx(device, edges, data):
+    g = edges.networkx(multigraph=False)
+    G = edges.graph(device)
+    counts = triangles(G)
+    assert counts.tolist() == per_vertex(nx.triangles(g), edges.num_vertices)
+    v = data.draw(st.integers(0, edges.num_vertices - 1))
+    assert triangles(G, v) == nx.triangles(g, v)
+    some = data.draw(st.lists(st.integers(0, edges.num_vertices + 2), max_size=5))
+    assert triangles(G, some) == nx.triangles(g, some)
+
+
+@with_device
+@given(edges=edge_lists(max_vertices=50, max_edges=200), data=st.data())
+def test_clustering_and_transitivity_match_networkx(device, edges, data):
+    g = edges.networkx(multigraph=False)
+    G = edges.graph(device)
+    assert transitivity(G) == pytest.approx(nx.transitivity(g), abs=1e-12)
+    coefficients = clustering(G)
+    np.testing.assert_allclose(coefficients, per_vertex(nx.clustering(g), edges.num_vertices),
+                               rtol=0, atol=1e-12)
+    count_zeros = data.draw(st.booleans())
+    nodes = data.draw(st.none() | st.lists(st.integers(0, edges.num_vertices - 1),
+                                           min_size=1, max_size=6, unique=True))
+    try:
+        expected = nx.average_clustering(g, nodes, count_zeros=count_zeros)
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError):
+            average_clustering(G, nodes, count_zeros=count_zeros)
+        return
+    assert average_clustering(G, nodes, count_zeros=count_zeros) == \
+        pytest.approx(expected, abs=1e-12)
+
+
+def test_more_pivots_than_one_batch():
+    g = nx.gnp_random_graph(3 * BATCH + 5, 0.15, seed=3)
+    G = fr.Graph.from_networkx(g, weight=None, device="cpu")
+    assert triangles(G).tolist() == list(nx.triangles(g).values())
+    d = nx.gnp_random_graph(2 * BATCH + 3, 0.1, seed=4, directed=True)
+    D = fr.Graph.from_networkx(d, weight=None, device="cpu")
+    np.testing.assert_allclose(clustering(D), list(nx.clustering(d).values()), atol=1e-12)
+    assert transitivity(D) == pytest.approx(nx.transitivity(d))
+
+
+def test_networkx_refusals_and_what_is_not_implemented():
+    D = fr.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True, device="cpu")
+    with pytest.raises(nx.NetworkXNotImplemented):
+        triangles(D)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.triangles(nx.DiGraph([(0, 1)]))
+    with pytest.raises(NotImplementedError, match="weighted clustering"):
+        average_clustering(D, weight="weight")
+    empty = fr.Graph.from_edges([], [], num_vertices=0, device="cpu")
+    assert transitivity(empty) == 0 == nx.transitivity(nx.Graph())
+    assert clustering(D, 0) == nx.clustering(nx.DiGraph([(0, 1), (1, 2), (2, 0)]), 0)
+
+
+@given(edges=edge_lists(max_vertices=15, max_edges=40), data=st.data())
+def test_backend_matches_networkx(edges, data):
+    g = edges.networkx(multigraph=False)
+    if not edges.directed:
+        assert nx.triangles(g, backend="frontier") == nx.triangles(g)
+    assert nx.transitivity(g, backend="frontier") == pytest.approx(nx.transitivity(g))
+    ours, theirs = nx.clustering(g, backend="frontier"), nx.clustering(g)
+    assert list(ours) == list(theirs)
+    assert list(ours.values()) == pytest.approx(list(theirs.values()))
+    assert nx.average_clustering(g, backend="frontier") == \
+        pytest.approx(nx.average_clustering(g))
+
+
+def _run(G, **options):
+    return wedges(G, **options)
+
+
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+    expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
+                                communication, home)
+    np.testing.assert_array_equal(actual.closed, expected.closed)
+    np.testing.assert_array_equal(actual.transitive, expected.transitive)
+    g = edges.networkx(multigraph=False)
+    if not edges.directed:
+        assert (actual.closed // 2).tolist() == per_vertex(nx.triangles(g), edges.num_vertices)
+
+
+@on_virtual_devices()
+def test_wedges_on_virtual_devices(count, partition, duplication, communication, edges):
+    _check_cell(edges, count, partition, duplication, communication)
+
+
+@on_parts_sharing_a_gpu()
+def test_wedges_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
+    _check_cell(edges, gpu_devices(count), partition, duplication, communication,
+                home="cuda:0")
