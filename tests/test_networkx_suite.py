@@ -25,6 +25,8 @@ MODULES = [
     "networkx.algorithms.shortest_paths",
     "networkx.algorithms.link_analysis",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.tests.test_core",
+    "networkx.algorithms.tests.test_cluster",
 ]
 TIME_LIMIT_S = 240
 
