@@ -51,7 +51,7 @@ class CoreNumbers(fr.Primitive):
 
     def setup(self):
         self.degree = self.vertex_array(0, np.int32)  # int32: GPU atomic adds take it
-        self.degree[:] = self.graph.degree()           # whole on owners; copies refreshed
+        self.degree[:] = self.graph.degree().astype(np.int32)  # whole on owners only
         self.core = self.vertex_array(-1, np.int64)    # -1 while the vertex remains
         self.k = 0
 

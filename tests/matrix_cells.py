@@ -41,14 +41,30 @@ def on_parts_sharing_a_gpu(graphs=small_graphs):
     return decorate
 
 
-def run_cell(run, graph, devices, partition, duplication, communication, home="cpu"):
+def in_worker_processes(graphs=small_graphs):
+    """``workers="processes"``: 2 and 3 devices x both strategies, random partition."""
+
+    def decorate(test):
+        for name, values in (("communication", ["selective", "broadcast"]),
+                             ("duplication", ["all", "one_hop"]), ("count", [2, 3])):
+            test = pytest.mark.parametrize(name, values)(test)
+        return multi.matrix_settings(given(edges=graphs)(test))
+
+    return decorate
+
+
+def run_cell(run, graph, devices, partition, duplication, communication, home="cpu",
+             workers="threads"):
     """``(single-device answer, multi-device answer)`` of ``run(graph,
     **options)`` (any function of a graph taking enactor options)."""
     if partition == "metis":
         pytest.importorskip("pymetis")
     expected = run(graph, devices=home)
     actual = run(graph, devices=devices, partition=partition, duplication=duplication,
-                 communication=communication)
+                 communication=communication, workers=workers)
+    ran_on = getattr(actual, "devices", None)  # results that say where they ran
+    if ran_on is not None:
+        assert len(ran_on) == (devices if isinstance(devices, int) else len(devices))
     return expected, actual
 
 

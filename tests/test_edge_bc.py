@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from matrix_cells import (
+    gpu_devices,
+    in_worker_processes,
+    on_parts_sharing_a_gpu,
+    on_virtual_devices,
+    run_cell,
+)
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -84,11 +90,12 @@ def _run(weighted: bool):
     return run
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
+                workers="threads"):
     edges = positive(edges)
     weighted = edges.weights is not None
     expected, actual = run_cell(_run(weighted), edges.graph(home), devices, partition,
-                                duplication, communication, home)
+                                duplication, communication, home, workers)
     np.testing.assert_array_equal(fr.to_numpy(actual.src), fr.to_numpy(expected.src))
     np.testing.assert_array_equal(fr.to_numpy(actual.dst), fr.to_numpy(expected.dst))
     np.testing.assert_allclose(actual.centrality, expected.centrality, rtol=0, atol=1e-9)
@@ -103,3 +110,8 @@ def test_edge_bc_on_virtual_devices(count, partition, duplication, communication
 def test_edge_bc_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
     _check_cell(edges, gpu_devices(count), partition, duplication, communication,
                 home="cuda:0")
+
+
+@in_worker_processes()
+def test_edge_bc_in_worker_processes(count, duplication, communication, edges):
+    _check_cell(edges, count, "random", duplication, communication, workers="processes")

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from matrix_cells import (
+    gpu_devices,
+    in_worker_processes,
+    on_parts_sharing_a_gpu,
+    on_virtual_devices,
+    run_cell,
+)
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -112,10 +118,11 @@ def _run(G, **options):
     return core_number(G, **options).to_numpy()
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
+                workers="threads"):
     edges = without_loops(edges)
     expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
-                                communication, home)
+                                communication, home, workers)
     np.testing.assert_array_equal(actual.core, expected.core)
     assert actual.core.tolist() == expected_cores(edges)
 
@@ -130,3 +137,8 @@ def test_core_numbers_on_parts_sharing_a_gpu(count, partition, duplication, comm
                                              edges):
     _check_cell(edges, gpu_devices(count), partition, duplication, communication,
                 home="cuda:0")
+
+
+@in_worker_processes()
+def test_core_numbers_in_worker_processes(count, duplication, communication, edges):
+    _check_cell(edges, count, "random", duplication, communication, workers="processes")

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from matrix_cells import (
+    gpu_devices,
+    in_worker_processes,
+    on_parts_sharing_a_gpu,
+    on_virtual_devices,
+    run_cell,
+)
 from strategies import edge_lists, with_device
 
 import frontier as fr
@@ -145,10 +151,11 @@ def _paths_run(edges):
     return run
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
+                workers="threads"):
     G = edges.graph(home)
     (lengths, _, hops), (many_lengths, many_paths, many_hops) = run_cell(
-        _paths_run(edges), G, devices, partition, duplication, communication, home)
+        _paths_run(edges), G, devices, partition, duplication, communication, home, workers)
     # Equal shortest paths may differ between runs: the same lengths, valid paths.
     g = edges.networkx(multigraph=False)
     assert many_lengths == lengths
@@ -182,3 +189,8 @@ def test_backend_gives_networkx_hop_paths(edges, data):
     lengths, paths = nx.single_source_dijkstra(g, source, backend="frontier")
     assert lengths == nx.single_source_dijkstra_path_length(g, source)
     assert_paths(g, source, paths, lengths, weighted=True)
+
+
+@in_worker_processes()
+def test_paths_in_worker_processes(count, duplication, communication, edges):
+    _check_cell(edges, count, "random", duplication, communication, workers="processes")

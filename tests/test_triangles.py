@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import gpu_devices, on_parts_sharing_a_gpu, on_virtual_devices, run_cell
+from matrix_cells import (
+    gpu_devices,
+    in_worker_processes,
+    on_parts_sharing_a_gpu,
+    on_virtual_devices,
+    run_cell,
+)
 from strategies import edge_lists, with_device
 
 import frontier as fr
@@ -95,9 +101,10 @@ def _run(G, **options):
     return wedges(G, **options)
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu"):
+def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
+                workers="threads"):
     expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
-                                communication, home)
+                                communication, home, workers)
     np.testing.assert_array_equal(actual.closed, expected.closed)
     np.testing.assert_array_equal(actual.transitive, expected.transitive)
     g = edges.networkx(multigraph=False)
@@ -114,3 +121,8 @@ def test_wedges_on_virtual_devices(count, partition, duplication, communication,
 def test_wedges_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
     _check_cell(edges, gpu_devices(count), partition, duplication, communication,
                 home="cuda:0")
+
+
+@in_worker_processes()
+def test_wedges_in_worker_processes(count, duplication, communication, edges):
+    _check_cell(edges, count, "random", duplication, communication, workers="processes")
