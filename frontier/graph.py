@@ -278,6 +278,17 @@ class Graph:
         repeated = (self.columns[1:] == self.columns[:-1]) & (rows[1:] == rows[:-1])
         return not bool(xp.any(repeated))
 
+    def with_edges(self, src, dst, weights=None, num_vertices: int | None = None,
+                   directed: bool | None = None) -> Graph:
+        """A new graph of the arcs ``src -> dst`` built where this one lives
+        (``from_edges`` on this graph's device), so that a primitive can
+        derive a graph without naming a device. ``num_vertices`` and
+        ``directed`` default to this graph's."""
+        return Graph.from_edges(src, dst, weights,
+                                self.num_vertices if num_vertices is None else num_vertices,
+                                self.directed if directed is None else directed,
+                                device=self.device)
+
     def simplified(self) -> Graph:
         """This graph without self loops and parallel arcs (the lightest of a
         set of parallel arcs stays), built on the same device; ``self`` if it

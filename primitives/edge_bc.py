@@ -67,9 +67,8 @@ def subdivided(G: fr.Graph, weighted: bool) -> fr.Graph:
     n, midpoint = G.num_vertices, G.num_vertices + np.arange(len(src))
     if weighted:
         weights = np.concatenate([weights, np.zeros_like(weights)])
-    return fr.Graph.from_edges(np.concatenate([src, midpoint]), np.concatenate([midpoint, dst]),
-                               weights if weighted else None, n + len(src), directed=True,
-                               device=G.device)
+    return G.with_edges(np.concatenate([src, midpoint]), np.concatenate([midpoint, dst]),
+                        weights if weighted else None, n + len(src), directed=True)
 
 
 def edge_betweenness_centrality(

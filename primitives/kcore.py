@@ -101,8 +101,7 @@ def _peeling_graph(G: fr.Graph) -> fr.Graph:
     if not G.directed:
         return simple
     src, dst, _ = simple.edges()
-    return fr.Graph.from_edges(src, dst, None, G.num_vertices, directed=False,
-                               device=G.device)
+    return G.with_edges(src, dst, directed=False)
 
 
 def core_number(G: fr.Graph, **options) -> CoreResult:
@@ -198,9 +197,8 @@ def k_core(G: fr.Graph, k: int | None = None, core_number=None, **options) -> fr
     keep = (renumber[src] >= 0) & (renumber[dst] >= 0)
     if not G.directed:
         keep &= src <= dst  # each undirected edge once
-    sub = fr.Graph.from_edges(renumber[src[keep]], renumber[dst[keep]],
-                              None if weights is None else weights[keep], len(members),
-                              G.directed, device=G.device)
+    sub = G.with_edges(renumber[src[keep]], renumber[dst[keep]],
+                       None if weights is None else weights[keep], len(members))
     labels = G.node_labels
     sub.node_labels = [labels[v] if labels is not None else v for v in members.tolist()]
     return sub

@@ -257,8 +257,7 @@ def shortest_path(G: fr.Graph, source=None, target=None, weight=None, method="di
 
 def _reversed(G: fr.Graph) -> fr.Graph:
     src, dst, weights = G.edges()
-    return fr.Graph.from_edges(dst, src, weights, G.num_vertices, directed=True,
-                               device=G.device)
+    return G.with_edges(dst, src, weights)
 
 
 def has_path(G: fr.Graph, source: int, target: int, **options) -> bool:

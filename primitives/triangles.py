@@ -158,7 +158,7 @@ class Wedges:
     degree: np.ndarray      # distinct neighbours; directed: in + out
     reciprocal: np.ndarray  # directed: neighbours both ways
     out_degree: np.ndarray  # distinct successors (directed transitivity)
-    devices: tuple          # where the counts ran
+    run: WedgeResult        # the run's own result (its statistics)
 
 
 def wedges(G: fr.Graph, **options) -> Wedges:
@@ -168,8 +168,7 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     n = G.num_vertices
     if G.directed:
         # One undirected edge per arc, weighted by the arc's tail.
-        graph = fr.Graph.from_edges(src, dst, src.astype(np.float64), n, directed=False,
-                                    device=G.device)
+        graph = G.with_edges(src, dst, src.astype(np.float64), directed=False)
         degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
         pairs = np.unique(np.minimum(src, dst) * max(n, 1) + np.maximum(src, dst))
         distinct = np.bincount(pairs // max(n, 1), minlength=n) + \
@@ -182,7 +181,7 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     closed = np.rint(fr.to_numpy(run.closed)).astype(np.int64)
     transitive = np.rint(fr.to_numpy(run.transitive)).astype(np.int64)
     return Wedges(closed, transitive if G.directed else closed, degree, degree - distinct,
-                  np.bincount(src, minlength=n), run.devices)
+                  np.bincount(src, minlength=n), run)
 
 
 def _select(values: np.ndarray, G: fr.Graph, nodes, cast):

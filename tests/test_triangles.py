@@ -106,6 +106,7 @@ def _check_cell(edges, devices, partition, duplication, communication, home="cpu
     expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
                                 communication, home, workers)
     np.testing.assert_array_equal(actual.closed, expected.closed)
+    assert len(actual.run.devices) == (devices if isinstance(devices, int) else len(devices))
     np.testing.assert_array_equal(actual.transitive, expected.transitive)
     g = edges.networkx(multigraph=False)
     if not edges.directed:
