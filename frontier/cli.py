@@ -31,11 +31,20 @@ from .multi.distributed import DistributedGraph
 
 
 def _primitives() -> dict:
-    """Public primitive functions by command-line name."""
+    """Public primitive functions by command-line name: those returning a
+    result of arrays (not the NetworkX-shaped dicts and numbers of, e.g.,
+    ``shortest_path`` or ``transitivity``), which ``--output`` can write."""
     import primitives
 
     return {name: getattr(primitives, name) for name in primitives.__all__
-            if inspect.isfunction(getattr(primitives, name))}
+            if inspect.isfunction(getattr(primitives, name))
+            and _returns_result(getattr(primitives, name))}
+
+
+def _returns_result(function) -> bool:
+    annotation = inspect.signature(function).return_annotation
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return name.endswith("Result")
 
 
 def _devices_arg(text: str | None):

@@ -194,3 +194,13 @@ def test_backend_gives_networkx_hop_paths(edges, data):
 @in_worker_processes()
 def test_paths_in_worker_processes(count, duplication, communication, edges):
     _check_cell(edges, count, "random", duplication, communication, workers="processes")
+
+
+def test_with_edges_builds_where_the_graph_lives():
+    """Graph.with_edges, which the path, k-core, triangle and edge
+    betweenness primitives use to derive graphs without naming a device."""
+    G = fr.Graph.from_edges([0, 1], [1, 2], num_vertices=5, directed=True, device="cpu")
+    H = G.with_edges([2, 1], [1, 0])
+    assert H.device == G.device and H.directed and H.num_vertices == 5
+    K = G.with_edges([0], [3], [2.5], num_vertices=4, directed=False)
+    assert not K.directed and K.num_vertices == 4 and K.weights.tolist() == [2.5, 2.5]
