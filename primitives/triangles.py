@@ -1,32 +1,38 @@
 """Triangles and clustering: ``triangles``, ``transitivity``, ``clustering``,
 ``average_clustering``, with NetworkX's semantics.
 
-Everything here counts, for a vertex ``p``, the edges among its neighbours.
-Vertices are taken as *pivots* 64 at a time, each with its own bit:
+Each triangle is found once, from its lowest vertex in a ranking by
+(neighbour count, id): the primitive walks the graph with every edge
+pointing to its higher-ranked end, so a vertex's out-edges are its *later*
+neighbours (few for a hub). Vertices with two later neighbours are taken as
+*pivots*, 64 at a time, each with its own bit:
 
-* mark: each pivot advances over its edges and sets its bit in
-  ``out_mark[x]`` of every neighbour ``x`` (for a directed graph, in
-  ``out_mark`` if ``p -> x`` and in ``in_mark`` if ``x -> p``);
-* count: every marked vertex advances over its edges; an edge ``x - y``
-  closes a wedge at every pivot whose bit both ends carry, so the bits of
-  ``out_mark[x] & out_mark[y]``, counted column by column, are each
-  pivot's closed wedges in this batch, added to ``closed[p]``.
+* mark: each pivot advances over its out-edges and sets its bit in
+  ``out_mark[x]`` of every later neighbour ``x`` (for a directed graph, in
+  ``out_mark`` if ``p -> x`` in ``G`` and in ``in_mark`` if ``x -> p``);
+* count: every marked vertex advances over its out-edges; an edge ``x -> y``
+  closes a triangle with every pivot whose bit both ends carry. The bits of
+  ``out_mark[x] & out_mark[y]``, counted column by column, go to the
+  pivots, and their number per edge to ``x`` and ``y``.
 
 The marks travel with a bitwise-or combiner and the counts with ``"sum"``,
 so the same module runs on several devices: each device marks from its own
 pivots and counts over its own vertices' edges, and only vertex values
-cross between devices. A batch costs two steps; the work over a run is the
-sum over pivots of their neighbours' degrees, as for wedge checking.
+cross between devices. A batch costs two steps.
 
 What is counted is NetworkX's:
 
-* undirected ``G``: ``closed[p] = 2 x triangles through p``, ``clustering =
-  closed / (d (d - 1))`` over the ``d`` distinct neighbours;
-* directed ``G``: with ``S = A + A^T``, ``closed[p] = sum_jk S_pj S_jk S_kp``
-  (NetworkX's directed triangles), over the undirected multigraph with an
-  edge per arc whose weight records the arc's tail, so marks know the arc's
-  direction; ``transitive[p]`` counts the arcs ``j -> k`` between
-  successors of ``p`` (what ``nx.transitivity`` counts on a digraph).
+* undirected ``G``: ``closed[v]`` triangles through ``v``; NetworkX's
+  clustering is ``2 closed / (d (d - 1))`` over the ``d`` distinct neighbours;
+* directed ``G``: with ``S = A + A^T``, NetworkX's directed triangles at
+  ``p`` are ``sum_jk S_pj S_jk S_kp``, twice the sum over triangles through
+  ``p`` of ``S_pj S_jk S_kp``; a triangle's product is the same at its three
+  vertices, and ``S_px S_py`` is ``(out + in)`` of both ends, bit by bit,
+  taken once per parallel edge ``x - y`` (one edge per arc of ``G``, whose
+  weight records the arc's tail). ``transitive[p]`` counts the arcs
+  ``j -> k`` between successors of ``p`` (what ``nx.transitivity`` counts
+  on a digraph): at the pivot from ``out`` marks, at the tail of an arc
+  from the pivot's side through ``in`` marks.
 
 Self loops are ignored and parallel edges count once, as in NetworkX.
 """
@@ -105,8 +111,9 @@ class ClosedWedges(fr.Primitive):
         return self.begin_batch()
 
     def mark(self, src, dst, edge, weight):
-        """Set the pivot's bit at each neighbour. A pivot reaches a neighbour
-        along one arc per direction, so its bits are new there: adding is or."""
+        """Set the pivot's bit at each later neighbour. A pivot reaches a
+        neighbour along one arc per direction of ``G``, so its bits are new
+        there: adding is or."""
         xp = self.xp
         bits = xp.left_shift(xp.uint64(1), self.bit[src].astype(np.uint64))
         if self.directed:
@@ -118,35 +125,55 @@ class ClosedWedges(fr.Primitive):
         return xp.ones(len(dst), dtype=bool)
 
     def count(self, frontier):
-        """Closed wedges of each pivot over the edges of the marked vertices."""
+        """Triangles of each pivot over the (later) edges of the marked vertices."""
         xp = self.xp
         closed = xp.zeros(BATCH, dtype=np.int64)
         transitive = xp.zeros(BATCH, dtype=np.int64)
-        out_mark, in_mark = self.out_mark, self.in_mark
+        out_mark, in_mark, ids = self.out_mark, self.in_mark, self.vertex_ids()
 
         def close(src, dst, edge, weight):
             out_x, out_y = out_mark[src], out_mark[dst]
-            both = out_x & out_y
-            closed[:] += _bit_counts(xp, both)
-            if self.directed:
-                in_x, in_y = in_mark[src], in_mark[dst]
-                for pair in (out_x & in_y, in_x & out_y, in_x & in_y):
-                    closed[:] += _bit_counts(xp, pair)
-                transitive[:] += _bit_counts(xp, both[weight == self.vertex_ids()[src]])
+            if not self.directed:
+                self.add(closed, self.closed, [src, dst], [out_x & out_y])
+                return xp.zeros(len(dst), dtype=bool)
+            in_x, in_y = in_mark[src], in_mark[dst]
+            # S_px S_py (bit by bit): the triangle's weight S_px S_py S_xy,
+            # one parallel edge x - y at a time.
+            self.add(closed, self.closed, [src, dst],
+                     [out_x & out_y, out_x & in_y, in_x & out_y, in_x & in_y])
+            forward = weight == ids[src]  # the arc's tail and head in G
+            tail, head = xp.where(forward, src, dst), xp.where(forward, dst, src)
+            out_t, out_h, in_t, in_h = (out_mark[tail], out_mark[head], in_mark[tail],
+                                        in_mark[head])
+            self.add(transitive, None, [], [out_t & out_h])
+            self.add(None, self.transitive, [tail], [in_t & out_h, in_t & in_h])
             return xp.zeros(len(dst), dtype=bool)
 
         fr.advance(self.graph, frontier, close)
         fr.scatter_add(self.closed, self.slots, closed[self.bits].astype(np.float64))
         fr.scatter_add(self.transitive, self.slots, transitive[self.bits].astype(np.float64))
 
+    def add(self, per_pivot, per_vertex, vertices, masks):
+        """Add the set bits of ``masks`` (uint64 per edge) to ``per_pivot``
+        (by bit) and to ``per_vertex`` at each of ``vertices`` (by edge)."""
+        # Most edges close nothing in a batch: unpack only those that do.
+        closing = self.xp.flatnonzero(sum((mask != 0).astype(np.int8) for mask in masks))
+        bits = sum(_bits(self.xp, mask[closing]) for mask in masks)
+        if per_pivot is not None:
+            per_pivot += bits.sum(axis=0, dtype=np.int64)
+        if per_vertex is not None:
+            per_edge = bits.sum(axis=1, dtype=np.int64).astype(np.float64)
+            for ends in vertices:
+                fr.scatter_add(per_vertex, ends[closing], per_edge)
+
     def result(self):
         return WedgeResult(self.closed, self.transitive)
 
 
-def _bit_counts(xp, masks):
-    """How many of ``masks`` (uint64) have each of the 64 bits set."""
+def _bits(xp, masks):
+    """The 64 bits of each of ``masks`` (uint64): an (edges, 64) uint8 array."""
     bits = xp.unpackbits(xp.ascontiguousarray(masks).view(np.uint8), bitorder="little")
-    return bits.reshape(-1, BATCH).sum(axis=0, dtype=np.int64)
+    return bits.reshape(-1, BATCH)
 
 
 @dataclass
@@ -165,20 +192,29 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     """Count closed wedges at every vertex (one run of :class:`ClosedWedges`)."""
     simple = G.simplified()
     src, dst, _ = simple.edges()
-    n = G.num_vertices
+    n, width = G.num_vertices, max(G.num_vertices, 1)
+    pairs = np.unique(np.minimum(src, dst) * width + np.maximum(src, dst))  # distinct, u < v
+    low, high = pairs // width, pairs % width
+    distinct = np.bincount(low, minlength=n) + np.bincount(high, minlength=n)
+    # Rank by (neighbours, id) and point every edge to the higher rank: a
+    # triangle is found once, from its lowest vertex, which needs two later
+    # neighbours to be a pivot.
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.lexsort((np.arange(n), distinct))] = np.arange(n)
+    first = np.where(rank[low] < rank[high], low, high)
+    pivots = np.flatnonzero(np.bincount(first, minlength=n) >= 2).tolist()
     if G.directed:
-        # One undirected edge per arc, weighted by the arc's tail.
-        graph = G.with_edges(src, dst, src.astype(np.float64), directed=False)
+        # One edge per arc, weighted by the arc's tail in G.
+        up = rank[src] < rank[dst]
+        graph = G.with_edges(np.where(up, src, dst), np.where(up, dst, src),
+                             src.astype(np.float64))
         degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
-        pairs = np.unique(np.minimum(src, dst) * max(n, 1) + np.maximum(src, dst))
-        distinct = np.bincount(pairs // max(n, 1), minlength=n) + \
-            np.bincount(pairs % max(n, 1), minlength=n)
     else:
-        graph = simple
-        degree = distinct = np.bincount(src, minlength=n)
-    pivots = np.flatnonzero(distinct >= 2).tolist()  # fewer neighbours close no wedge
+        graph = G.with_edges(first, low + high - first, directed=True)
+        degree = distinct
     run = fr.enact(ClosedWedges, graph, pivots=pivots, directed=G.directed, **options)
-    closed = np.rint(fr.to_numpy(run.closed)).astype(np.int64)
+    # Both orders of each pair of neighbours, as NetworkX counts.
+    closed = 2 * np.rint(fr.to_numpy(run.closed)).astype(np.int64)
     transitive = np.rint(fr.to_numpy(run.transitive)).astype(np.int64)
     return Wedges(closed, transitive if G.directed else closed, degree, degree - distinct,
                   np.bincount(src, minlength=n), run)
@@ -192,7 +228,10 @@ def _select(values: np.ndarray, G: fr.Graph, nodes, cast):
     if isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool) \
             and 0 <= nodes < G.num_vertices:
         return cast(values[int(nodes)])
-    ids = [v for v in nodes if isinstance(v, (int, np.integer)) and 0 <= v < G.num_vertices]
+    try:
+        ids = [v for v in nodes if isinstance(v, (int, np.integer)) and 0 <= v < G.num_vertices]
+    except TypeError:
+        raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from None
     return {int(v): cast(values[int(v)]) for v in ids}
 
 
