@@ -68,5 +68,23 @@ def run_cell(run, graph, devices, partition, duplication, communication, home="c
     return expected, actual
 
 
-def gpu_devices(count: int) -> list[str]:
-    return ["cuda:0"] * count
+def matrix_tests(check):
+    """The three families of cells for ``check(edges, devices, partition,
+    duplication, communication, home=..., workers=...)``: virtual CPU
+    devices, parts sharing ``cuda:0`` (``gpu``) and worker processes.
+    Assign them to ``test_...`` names in a test module."""
+
+    @on_virtual_devices()
+    def on_virtual_devices_(count, partition, duplication, communication, edges):
+        check(edges, count, partition, duplication, communication)
+
+    @on_parts_sharing_a_gpu()
+    def on_parts_sharing_a_gpu_(count, partition, duplication, communication, edges):
+        check(edges, ["cuda:0"] * count, partition, duplication, communication,
+              home="cuda:0")
+
+    @in_worker_processes()
+    def in_worker_processes_(count, duplication, communication, edges):
+        check(edges, count, "random", duplication, communication, workers="processes")
+
+    return on_virtual_devices_, on_parts_sharing_a_gpu_, in_worker_processes_

@@ -8,13 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import (
-    gpu_devices,
-    in_worker_processes,
-    on_parts_sharing_a_gpu,
-    on_virtual_devices,
-    run_cell,
-)
+from matrix_cells import matrix_tests, run_cell
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -101,17 +95,5 @@ def _check_cell(edges, devices, partition, duplication, communication, home="cpu
     np.testing.assert_allclose(actual.centrality, expected.centrality, rtol=0, atol=1e-9)
 
 
-@on_virtual_devices()
-def test_edge_bc_on_virtual_devices(count, partition, duplication, communication, edges):
-    _check_cell(edges, count, partition, duplication, communication)
-
-
-@on_parts_sharing_a_gpu()
-def test_edge_bc_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
-    _check_cell(edges, gpu_devices(count), partition, duplication, communication,
-                home="cuda:0")
-
-
-@in_worker_processes()
-def test_edge_bc_in_worker_processes(count, duplication, communication, edges):
-    _check_cell(edges, count, "random", duplication, communication, workers="processes")
+(test_edge_bc_on_virtual_devices, test_edge_bc_on_parts_sharing_a_gpu,
+ test_edge_bc_in_worker_processes) = matrix_tests(_check_cell)

@@ -9,13 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import (
-    gpu_devices,
-    in_worker_processes,
-    on_parts_sharing_a_gpu,
-    on_virtual_devices,
-    run_cell,
-)
+from matrix_cells import matrix_tests, run_cell
 from strategies import edge_lists, with_device
 
 import frontier as fr
@@ -165,35 +159,8 @@ def _check_cell(edges, devices, partition, duplication, communication, home="cpu
                  {v: len(p) - 1 for v, p in hops.items()}, weighted=False)
 
 
-@on_virtual_devices()
-def test_paths_on_virtual_devices(count, partition, duplication, communication, edges):
-    _check_cell(edges, count, partition, duplication, communication)
-
-
-@on_parts_sharing_a_gpu()
-def test_paths_on_parts_sharing_a_gpu(count, partition, duplication, communication, edges):
-    _check_cell(edges, gpu_devices(count), partition, duplication, communication,
-                home="cuda:0")
-
-
-@given(edges=edge_lists(), data=st.data())
-def test_backend_gives_networkx_hop_paths(edges, data):
-    """Through the NetworkX backend, hop-count paths are NetworkX's own."""
-    g = edges.networkx(multigraph=False)
-    source = data.draw(st.integers(0, edges.num_vertices - 1))
-    expected = nx.single_source_shortest_path(g, source)
-    assert nx.single_source_shortest_path(g, source, backend="frontier") == expected
-    assert nx.single_source_dijkstra_path(g, source, weight=None, backend="frontier") == expected
-    target = data.draw(st.integers(0, edges.num_vertices - 1))
-    assert nx.has_path(g, source, target, backend="frontier") == nx.has_path(g, source, target)
-    lengths, paths = nx.single_source_dijkstra(g, source, backend="frontier")
-    assert lengths == nx.single_source_dijkstra_path_length(g, source)
-    assert_paths(g, source, paths, lengths, weighted=True)
-
-
-@in_worker_processes()
-def test_paths_in_worker_processes(count, duplication, communication, edges):
-    _check_cell(edges, count, "random", duplication, communication, workers="processes")
+(test_paths_on_virtual_devices, test_paths_on_parts_sharing_a_gpu,
+ test_paths_in_worker_processes) = matrix_tests(_check_cell)
 
 
 def test_with_edges_builds_where_the_graph_lives():
