@@ -109,8 +109,8 @@ def edge_betweenness_centrality(
     Raises
     ------
     ValueError
-        If ``k`` is not in ``1..n``, if ``weight`` is given but ``G`` has no
-        weights, or if a weight is not positive.
+        As :func:`primitives.betweenness_centrality`: a ``k`` outside
+        ``1..n``, a ``weight`` on a graph without weights, a weight <= 0.
 
     Examples
     --------
