@@ -1,6 +1,6 @@
 """The two charts of docs/benchmarks.md, drawn from the records it cites.
 
-    python benchmarks/plot_results.py [OUTDIR]        # default: docs/images
+    PYTHONPATH=. python benchmarks/plot_results.py [OUTDIR]     # default: docs/images
 
 * ``one-gpu-kronecker.png``: GTEPS against the Kronecker scale on one H200,
   Frontier's BFS, DOBFS and SSSP beside the GPU peers of the same runs;
