@@ -4,9 +4,14 @@ from .bc import BCResult, betweenness_centrality
 from .bfs import BFSResult, bfs
 from .cc import CCResult, connected_components
 from .dobfs import DOBFSResult, dobfs
+from .eigenvector import EigenvectorResult, eigenvector_centrality
+from .hits import HITSResult, hits
+from .katz import KatzResult, katz_centrality
 from .pagerank import PageRankResult, pagerank
 from .sssp import SSSPResult, sssp
 
 __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
            "SSSPResult", "betweenness_centrality", "bfs", "connected_components", "dobfs",
            "pagerank", "sssp"]
+__all__ += ["EigenvectorResult", "HITSResult", "KatzResult", "eigenvector_centrality",
+            "hits", "katz_centrality"]

@@ -25,6 +25,8 @@ MODULES = [
     "networkx.algorithms.shortest_paths",
     "networkx.algorithms.link_analysis",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
 ]
 TIME_LIMIT_S = 240
 
