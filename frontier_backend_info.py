@@ -64,6 +64,13 @@ FUNCTIONS.update({
                               "left to NetworkX. " + _DECLINED_WEIGHT,
     "katz_centrality": "An ``nstart`` that is not a dict over exactly the nodes is left to "
                        "NetworkX. " + _DECLINED_WEIGHT,
+    "strongly_connected_components": (
+        "Components come in a reverse topological order of the condensation, as in "
+        "NetworkX, sinks first level by level, ties by first node; NetworkX's order among "
+        "components of one level depends on its depth-first search."
+    ),
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
 })
 
 DEFAULT_CONFIG = {

@@ -8,10 +8,11 @@ from .eigenvector import EigenvectorResult, eigenvector_centrality
 from .hits import HITSResult, hits
 from .katz import KatzResult, katz_centrality
 from .pagerank import PageRankResult, pagerank
+from .scc import SCCResult, strongly_connected_components
 from .sssp import SSSPResult, sssp
 
 __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
            "SSSPResult", "betweenness_centrality", "bfs", "connected_components", "dobfs",
            "pagerank", "sssp"]
 __all__ += ["EigenvectorResult", "HITSResult", "KatzResult", "eigenvector_centrality",
-            "hits", "katz_centrality"]
+            "hits", "katz_centrality", "SCCResult", "strongly_connected_components"]

@@ -20,7 +20,16 @@ import inspect
 
 from frontier_backend_info import FUNCTIONS
 
-from . import calls, centrality, components, link_analysis, shortest_paths, spectral, traversal
+from . import (
+    calls,
+    centrality,
+    components,
+    link_analysis,
+    shortest_paths,
+    spectral,
+    strongly_connected,
+    traversal,
+)
 from .centrality import check_sources
 from .graph import Declined, convert_from_nx, convert_to_nx
 from .link_analysis import check_distributions
@@ -29,7 +38,8 @@ from .traversal import check_limit, check_sort_neighbors
 
 IMPLEMENTATIONS = {
     name: getattr(module, name)
-    for module in (traversal, shortest_paths, components, centrality, link_analysis, spectral)
+    for module in (traversal, shortest_paths, components, centrality, link_analysis, spectral,
+                   strongly_connected)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
