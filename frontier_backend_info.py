@@ -71,6 +71,7 @@ FUNCTIONS.update({
     ),
     "number_strongly_connected_components": "",
     "is_strongly_connected": "",
+    "label_propagation_communities": "",
 })
 
 DEFAULT_CONFIG = {

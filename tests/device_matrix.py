@@ -71,17 +71,17 @@ def check_devices(run, compare, devices, partition, duplication, communication,
     compare(expected, actual)
 
 
-def matrix_tests(run, compare):
+def matrix_tests(run, compare, graph=lambda edges, device: edges.graph(device)):
     """The two matrix tests of a primitive: every cell on virtual CPU
     devices, and (marked ``gpu``) two parts sharing ``cuda:0``. ``run(G,
-    edges, **options)`` runs the primitive on ``G`` (built from ``edges``)
-    and returns its result; bind the pair to ``test_...`` names."""
+    edges, **options)`` runs the primitive on ``G`` (``graph(edges,
+    device)``) and returns its result; bind the pair to ``test_...`` names."""
 
     @matrix
     @settings(max_examples=CELL_EXAMPLES)
     @given(edges=small_graphs)
     def on_virtual_devices(count, partition, duplication, communication, edges):
-        G = edges.graph("cpu")
+        G = graph(edges, "cpu")
         check_devices(lambda **options: run(G, edges, **options).to_numpy(), compare,
                       count, partition, duplication, communication)
 
@@ -89,7 +89,7 @@ def matrix_tests(run, compare):
     @settings(max_examples=CELL_EXAMPLES)
     @given(edges=small_graphs)
     def on_parts_sharing_a_gpu(duplication, communication, edges):
-        G = edges.graph("cuda:0")
+        G = graph(edges, "cuda:0")
         check_devices(lambda **options: run(G, edges, **options).to_numpy(), compare,
                       ["cuda:0"] * 2, "random", duplication, communication, home="cuda:0")
 

@@ -23,6 +23,7 @@ from frontier_backend_info import FUNCTIONS
 from . import (
     calls,
     centrality,
+    community,
     components,
     link_analysis,
     shortest_paths,
@@ -39,7 +40,7 @@ from .traversal import check_limit, check_sort_neighbors
 IMPLEMENTATIONS = {
     name: getattr(module, name)
     for module in (traversal, shortest_paths, components, centrality, link_analysis, spectral,
-                   strongly_connected)
+                   strongly_connected, community)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
