@@ -53,6 +53,26 @@ FUNCTIONS: dict[str, str] = {
         "arguments that are not dicts, are left to NetworkX. " + _DECLINED_WEIGHT
     ),
 }
+FUNCTIONS.update({
+    "hits": (
+        "A power iteration instead of ARPACK: the same answer where the leading singular "
+        "vectors are unique (else the one reached from ``nstart``); graphs without an edge "
+        "of non-zero weight, one node, negative weights, and runs that need more than "
+        "``max_iter`` power iterations are left to NetworkX."
+    ),
+    "eigenvector_centrality": "An ``nstart`` that is not a dict over exactly the nodes is "
+                              "left to NetworkX. " + _DECLINED_WEIGHT,
+    "katz_centrality": "An ``nstart`` that is not a dict over exactly the nodes is left to "
+                       "NetworkX. " + _DECLINED_WEIGHT,
+    "strongly_connected_components": (
+        "Components come in a reverse topological order of the condensation, as in "
+        "NetworkX, sinks first level by level, ties by first node; NetworkX's order among "
+        "components of one level depends on its depth-first search."
+    ),
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
+    "label_propagation_communities": "",
+})
 
 DEFAULT_CONFIG = {
     # Where converted graphs live and primitives run: "cpu", "cuda:N", or None

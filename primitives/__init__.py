@@ -3,10 +3,19 @@
 from .bc import BCResult, betweenness_centrality
 from .bfs import BFSResult, bfs
 from .cc import CCResult, connected_components
+from .coloring import ColoringResult, greedy_color
 from .dobfs import DOBFSResult, dobfs
+from .eigenvector import EigenvectorResult, eigenvector_centrality
+from .hits import HITSResult, hits
+from .katz import KatzResult, katz_centrality
+from .label_propagation import LabelPropagationResult, label_propagation
 from .pagerank import PageRankResult, pagerank
+from .scc import SCCResult, strongly_connected_components
 from .sssp import SSSPResult, sssp
 
 __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
            "SSSPResult", "betweenness_centrality", "bfs", "connected_components", "dobfs",
            "pagerank", "sssp"]
+__all__ += ["EigenvectorResult", "HITSResult", "KatzResult", "eigenvector_centrality",
+            "hits", "katz_centrality", "SCCResult", "strongly_connected_components",
+            "ColoringResult", "LabelPropagationResult", "greedy_color", "label_propagation"]

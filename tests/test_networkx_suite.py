@@ -25,6 +25,9 @@ MODULES = [
     "networkx.algorithms.shortest_paths",
     "networkx.algorithms.link_analysis",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
+    "networkx.algorithms.community.tests.test_label_propagation",
 ]
 TIME_LIMIT_S = 240
 

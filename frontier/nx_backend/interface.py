@@ -20,7 +20,17 @@ import inspect
 
 from frontier_backend_info import FUNCTIONS
 
-from . import calls, centrality, components, link_analysis, shortest_paths, traversal
+from . import (
+    calls,
+    centrality,
+    community,
+    components,
+    link_analysis,
+    shortest_paths,
+    spectral,
+    strongly_connected,
+    traversal,
+)
 from .centrality import check_sources
 from .graph import Declined, convert_from_nx, convert_to_nx
 from .link_analysis import check_distributions
@@ -29,7 +39,8 @@ from .traversal import check_limit, check_sort_neighbors
 
 IMPLEMENTATIONS = {
     name: getattr(module, name)
-    for module in (traversal, shortest_paths, components, centrality, link_analysis)
+    for module in (traversal, shortest_paths, components, centrality, link_analysis, spectral,
+                   strongly_connected, community)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
