@@ -29,7 +29,8 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result",
+    "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph",
+    "Primitive", "Result",
     "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
     "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
     "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",
