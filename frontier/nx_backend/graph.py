@@ -167,10 +167,10 @@ def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_at
     nodes = list(graph)
     index = {node: i for i, node in enumerate(nodes)}
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
-    rows = [graph._adj[node] for node in nodes]
+    rows = _rows(graph._adj, nodes, multigraph)
     successors = _adjacency(rows, index)
     if directed:
-        predecessors = _adjacency([graph._pred[node] for node in nodes], index)
+        predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), index)
     else:
         predecessors = successors
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(successors.offsets))
@@ -187,6 +187,20 @@ def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_at
     return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
                         arc_src[keep], arc_dst[keep], weights,
                         dict(graph.graph) if preserve_graph_attrs else {})
+
+
+def _rows(adjacency, nodes: list, multigraph: bool) -> list:
+    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``). A view's
+    rows are copied into dicts: the length NetworkX reports for a row of a
+    filtered view (``edge_subgraph``, ``restricted_view``) can count
+    neighbours, or keys, that its edge filter hides, and the conversion
+    sizes its arrays by those lengths."""
+    rows = [adjacency[node] for node in nodes]
+    if type(adjacency) is dict:
+        return rows
+    if multigraph:
+        return [{v: dict(keys.items()) for v, keys in row.items()} for row in rows]
+    return [dict(row.items()) for row in rows]
 
 
 def _attribute(rows, attr: str, default, multigraph: bool):

@@ -8,7 +8,10 @@ the same lookup and hands the primitive dicts keyed by vertex id.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+
+import numpy as np
 
 import frontier as fr
 from primitives import pagerank as power_iteration
@@ -39,13 +42,38 @@ def check_distributions(G, personalization, nstart, dangling) -> None:
             raise Declined(f"{name} values sum to 0 over the graph's nodes")
 
 
+def check_numbers(alpha, max_iter, tol) -> None:
+    """Declined for an ``alpha``, ``tol`` or ``max_iter`` the primitive refuses
+    with a ValueError where NetworkX iterates anyway (NaN, infinity, a negative
+    ``tol`` or ``max_iter``, a bool) or fails in its own way (a string)."""
+    for name, value in (("alpha", alpha), ("tol", tol)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(value):
+            raise Declined(f"{name}={value!r} is not a finite number")
+    if tol < 0:
+        raise Declined(f"tol={tol!r} is negative")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+        raise Declined(f"max_iter={max_iter!r} is not an integer >= 0")
+
+
+def check_nonnegative(G: BackendGraph, weight) -> None:
+    """Declined for negative weights: NetworkX normalizes each node's
+    out-weights by their sum whatever their signs, the primitive refuses them."""
+    if weight is not None:
+        values = G.edge_weights(weight).values
+        if len(values) and values.min() < 0:
+            raise Declined(f"edge attribute {weight!r} has negative values")
+
+
 def pagerank(G: BackendGraph, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6,
              nstart=None, weight="weight", dangling=None) -> dict:
     """``nx.pagerank``: a dict of floats keyed by node ({} for an empty graph)."""
     if not G.nodes:
         return {}
     check_weight(weight)
+    check_numbers(alpha, max_iter, tol)
     check_distributions(G, personalization, nstart, dangling)
+    check_nonnegative(G, weight)
     result = power_iteration(
         G.frontier_graph(weight), alpha=alpha, personalization=by_vertex(G, personalization),
         max_iter=max_iter, tol=tol, nstart=by_vertex(G, nstart), weight=weight,
