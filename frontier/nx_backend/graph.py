@@ -206,11 +206,19 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
                                    np.int64, len(arc_dst))
         arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
         keep = np.repeat(keep, multiplicity)
+    # An undirected view of a directed graph reads (u, v) in u's row and (v, u)
+    # in v's: their data can differ, and NetworkX weighs such an edge by the
+    # direction it walks it in, which one weight per edge cannot reproduce.
+    two_sided = not directed and type(graph._adj) is not dict
     weights = {}
     for attr, default in (edge_attrs or {}).items():
         task.phase(f"reading edge attribute {attr!r}")
-        weights[attr] = _edge_weights(list(_attribute(rows, attr, default, multigraph)), keep,
-                                      attr)
+        values = list(_attribute(rows, attr, default, multigraph))
+        weights[attr] = _edge_weights(values, keep, attr)
+        if two_sided and _one_sided(arc_src, arc_dst, _keys(rows, multigraph), values):
+            weights[attr] = EdgeWeights(None, weights[attr].kind, (
+                f"edge attribute {attr!r} differs between the two directions of an edge "
+                "of this undirected view"))
     return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
                         arc_src[keep], arc_dst[keep], weights,
                         dict(graph.graph) if preserve_graph_attrs else {})
@@ -236,6 +244,24 @@ def _attribute(rows, attr: str, default, multigraph: bool):
         return (data.get(attr, default) for row in rows for keys in row.values()
                 for data in keys.values())
     return (data.get(attr, default) for row in rows for data in row.values())
+
+
+def _keys(rows, multigraph: bool):
+    """The key of every arc of a multigraph, in row order (None for a graph)."""
+    if multigraph:
+        return (key for row in rows for keys in row.values() for key in keys)
+    return (None for row in rows for _ in row)
+
+
+def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
+    """Whether an undirected edge has different values on its two arcs."""
+    first = {}
+    for u, v, key, value in zip(src.tolist(), dst.tolist(), keys, values):
+        if u != v:
+            seen = first.setdefault((min(u, v), max(u, v), key), value)
+            if seen is not value and seen != value:
+                return True
+    return False
 
 
 def _adjacency(rows, index: dict) -> Adjacency:
