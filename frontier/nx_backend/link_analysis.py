@@ -43,17 +43,17 @@ def check_distributions(G, personalization, nstart, dangling) -> None:
 
 
 def check_numbers(alpha, max_iter, tol) -> None:
-    """Declined for an ``alpha``, ``tol`` or ``max_iter`` the primitive refuses
-    with a ValueError where NetworkX iterates anyway (NaN, infinity, a negative
-    ``tol`` or ``max_iter``, a bool) or fails in its own way (a string)."""
-    for name, value in (("alpha", alpha), ("tol", tol)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(value):
-            raise Declined(f"{name}={value!r} is not a finite number")
-    if tol < 0:
-        raise Declined(f"tol={tol!r} is negative")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
-        raise Declined(f"max_iter={max_iter!r} is not an integer >= 0")
+    """Declined unless ``alpha`` and ``tol`` are finite numbers, ``tol >= 0``
+    and ``max_iter`` an integer ``>= 0``: the primitive refuses the others
+    with a ValueError where NetworkX iterates anyway (NaN, infinity, a
+    negative ``tol`` or ``max_iter``, a bool) or fails in its own way."""
+    reals, integers = (int, float, np.integer, np.floating), (int, np.integer)
+    finite = all(not isinstance(x, bool) and isinstance(x, reals) and math.isfinite(x)
+                 for x in (alpha, tol))
+    if not (finite and tol >= 0 and not isinstance(max_iter, bool)
+            and isinstance(max_iter, integers) and max_iter >= 0):
+        raise Declined(f"alpha={alpha!r}, tol={tol!r}, max_iter={max_iter!r}: the primitive "
+                       "needs finite numbers, tol >= 0 and an integer max_iter >= 0")
 
 
 def check_nonnegative(G: BackendGraph, weight) -> None:
