@@ -109,7 +109,7 @@ def check(function, *args, ordered=True, dispatched=True, **kwargs):
     assert ran == 1 if dispatched else ran == 0
 
 
-limits = st.sampled_from([None, 0, 1, 2, 1.5, -1])
+limits = st.sampled_from([None, 0, 1, 2, 1.5, -1, float("nan")])
 
 
 @given(nx_graphs(), st.data())
@@ -147,7 +147,7 @@ def test_weighted_lengths_match_networkx(kind, data):
     source 0 either way), as NetworkX's sums do."""
     graph = data.draw(nx_graphs(weights=kind))
     source, target = node_of(graph, data), node_of(graph, data)
-    cutoff = data.draw(st.sampled_from([None, 0, 2, 3.5]))
+    cutoff = data.draw(st.sampled_from([None, 0, 2, 3.5, float("nan")]))
     # NetworkX orders equal lengths by its heap: dict keys are compared unordered.
     check(nx.single_source_dijkstra_path_length, graph, source, cutoff=cutoff, ordered=False)
     check(nx.shortest_path_length, graph, source, weight="weight", ordered=False)
