@@ -147,3 +147,18 @@ def test_functions_on_views_match_networkx(graph, data):
     else:
         check(nx.connected_components, view)
         check(nx.node_connected_component, view, source)
+
+
+def test_views_on_each_device(device):
+    """Fixed views of a weighted graph, on the CPU and (``-m gpu``) the GPU."""
+    graph = nx.MultiDiGraph(nx.les_miserables_graph())
+    keep = [edge for i, edge in enumerate(edges_of(graph)) if i % 3]
+    with nx.config.backends.frontier(device=device):
+        for view in (graph.edge_subgraph(keep), graph.reverse(copy=False),
+                     nx.restricted_view(graph, ["Valjean"], keep[:20]),
+                     graph.to_undirected(as_view=True).subgraph(list(graph)[::2])):
+            source = next(iter(view))
+            check(nx.pagerank, view, weight="weight", tol=1e-10, max_iter=1000)
+            check(nx.betweenness_centrality, view, weight=None)
+            check(nx.single_source_dijkstra_path_length, view, source, ordered=False)
+            check(nx.bfs_edges, view, source)
