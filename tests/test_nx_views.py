@@ -144,6 +144,7 @@ def test_functions_on_views_match_networkx(graph, data):
     check(nx.pagerank, view, weight=weight, tol=1e-10, max_iter=1000)
     if view.is_directed():
         check(nx.weakly_connected_components, view)
+        check(nx.number_strongly_connected_components, view)
     else:
         check(nx.connected_components, view)
         check(nx.node_connected_component, view, source)
