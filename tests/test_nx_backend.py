@@ -314,6 +314,7 @@ ODD_WEIGHTS = st.sampled_from([-2, -0.5, 0, 0.0, 1, 2.5, float("nan"), float("in
 WEIGHTED_CALLS = [
     (nx.pagerank, False), (nx.betweenness_centrality, False),
     (nx.single_source_dijkstra_path_length, True), (nx.shortest_path_length, True),
+    (nx.eigenvector_centrality, False), (nx.katz_centrality, False),
 ]
 
 
