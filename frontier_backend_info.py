@@ -49,8 +49,10 @@ FUNCTIONS: dict[str, str] = {
         "an integer in 1..n is left to NetworkX. " + _DECLINED_WEIGHT
     ),
     "pagerank": (
-        "``nstart`` or ``dangling`` values that sum to 0 over the graph's nodes, and "
-        "arguments that are not dicts, are left to NetworkX. " + _DECLINED_WEIGHT
+        "``nstart`` or ``dangling`` values that sum to 0 over the graph's nodes, "
+        "arguments that are not dicts, negative weights, and an ``alpha``, ``tol`` or "
+        "``max_iter`` that is not a finite number (or is negative, for the last two) are "
+        "left to NetworkX. " + _DECLINED_WEIGHT
     ),
 }
 FUNCTIONS.update({

@@ -33,7 +33,7 @@ from . import (
 )
 from .centrality import check_sources
 from .graph import Declined, convert_from_nx, convert_to_nx
-from .link_analysis import check_distributions
+from .link_analysis import check_distributions, check_numbers
 from .shortest_paths import check_weight
 from .traversal import check_limit, check_sort_neighbors
 
@@ -76,6 +76,7 @@ def _betweenness(a) -> None:
 def _pagerank(a) -> None:
     if len(a["G"]):  # an empty graph gives {} whatever the other arguments
         check_weight(a["weight"])
+        check_numbers(a["alpha"], a["max_iter"], a["tol"])
         check_distributions(a["G"], a["personalization"], a["nstart"], a["dangling"])
 
 
