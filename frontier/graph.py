@@ -1,6 +1,9 @@
 """The graph: CSR out-edges, CSC in-edges on demand, optional weights.
 
-Vertex ids are ``0 .. num_vertices-1``. Column ids are int32 while they fit,
+Vertex ids are ``0 .. num_vertices-1``; a graph whose nodes are other
+values (a NetworkX graph with string nodes, an edge list with sparse ids)
+keeps them in ``node_labels``, and :meth:`Graph.vertex_id` turns one into
+its id. Column ids are int32 while they fit,
 int64 beyond; offsets are int64. An undirected graph stores each edge in both
 directions (a self loop once), so its CSR is also its CSC. Parallel edges are
 kept unless ``deduplicate=True``: the graph is a multigraph, as NetworkX's
@@ -14,11 +17,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .device import Device, get_device, to_numpy
+from .networkx_arcs import networkx_arcs
 from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
 #: Arcs a whole-graph pass over the arcs takes at a time (a few int64 each).
 ARC_BATCH = 1 << 26
+
+
+def check_vertex(graph_or_count, vertex, name: str = "source") -> int:
+    """``vertex`` as an int, or ValueError if it is not a vertex id below the
+    graph's vertex count (a :class:`Graph` or an int)."""
+    count = graph_or_count if isinstance(graph_or_count, (int, np.integer)) \
+        else graph_or_count.num_vertices
+    if isinstance(vertex, bool) or not isinstance(vertex, (int, np.integer)):
+        raise ValueError(f"{name}={vertex!r} must be an integer vertex id")
+    if not 0 <= int(vertex) < count:
+        raise ValueError(f"{name}={vertex} is out of range for a graph of {count} vertices")
+    return int(vertex)
 
 
 def index_dtype(count: int):
@@ -56,6 +72,10 @@ class Graph:
         One weight per arc, or ``None`` for an unweighted graph.
     directed : bool
     device : Device
+    node_labels : list or None
+        The caller's node of each vertex (``node_labels[i]`` is vertex
+        ``i``), for graphs whose nodes are not the ids ``0 .. n-1``;
+        ``None`` when vertex ``k`` is the caller's node ``k``.
     vertex_slots : SlotTable or None
         For a part of a larger graph (a multi-device run with
         ``duplication="one_hop"``), the caller's id of each vertex slot;
@@ -76,6 +96,9 @@ class Graph:
     #: same devices (see release_parts)
     _parts: dict = field(default_factory=dict, repr=False)
     _max_out_degree: int | None = field(default=None, repr=False)
+    #: (node_labels, {label: id}), built on the first vertex_id; rebuilt
+    #: when node_labels is replaced
+    _label_index: tuple | None = field(default=None, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -159,24 +182,54 @@ class Graph:
     def from_networkx(cls, graph, weight: str | None = "weight", *, device=None) -> Graph:
         """Build from a NetworkX graph (any of the four graph classes).
 
-        Nodes are numbered in ``graph.nodes`` order; ``node_labels`` keeps the
-        original nodes. With ``weight`` set, an edge without that attribute has
-        weight 1 (NetworkX's convention); ``weight=None`` gives an unweighted graph.
+        Parameters
+        ----------
+        graph : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
+        weight : str or None
+            The edge attribute that holds the weight; an edge without it
+            weighs 1 (NetworkX's convention). ``None`` gives an unweighted graph.
+        device : str or Device, optional
+            Where to build and keep the graph (default: the default device).
+
+        Returns
+        -------
+        Graph
+            How nodes become vertex ids:
+
+            * nodes that are exactly the integers ``0 .. n-1`` (Python or
+              NumPy ints, not bools), inserted in any order, keep their
+              values: node ``k`` is vertex ``k``, and ``node_labels`` is
+              ``None``;
+            * any other nodes are numbered in ``graph.nodes`` order, and
+              ``node_labels[i]`` is the node of vertex ``i``. Primitives
+              then take their vertices (a source, the keys of PageRank's
+              dicts) as nodes, and ``result.to_dict(name)`` keys a result
+              by node.
+
+            Every edge of a multigraph is an arc of its own (parallel edges
+            are kept), and self loops are kept. Weights are int64 when every
+            value is an integer, else float64.
+
+        Raises
+        ------
+        TypeError
+            If ``graph`` is not a NetworkX graph.
+        ValueError
+            If a weight is not finite, or is a value that NumPy cannot read
+            as a number (a string such as ``"2.5"`` reads as 2.5).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = Graph.from_networkx(nx.DiGraph([(2, 0), (0, 1)]), device="cpu")
+        >>> G.node_labels is None, G.columns.tolist()
+        (True, [1, 0])
+        >>> Graph.from_networkx(nx.path_graph("abc"), device="cpu").node_labels
+        ['a', 'b', 'c']
         """
-        nodes = list(graph.nodes)
-        index = {node: i for i, node in enumerate(nodes)}
-        m = graph.number_of_edges()
-        src = np.fromiter((index[u] for u, _ in graph.edges()), dtype=np.int64, count=m)
-        dst = np.fromiter((index[v] for _, v in graph.edges()), dtype=np.int64, count=m)
-        weights = None
-        if weight is not None and m > 0:
-            values = [data.get(weight, 1) for *_, data in graph.edges(data=True)]
-            weights = np.asarray(values)
-            if weights.dtype == object or weights.dtype.kind not in "iuf":
-                weights = weights.astype(np.float64)
-        G = cls.from_edges(src, dst, weights, len(nodes), graph.is_directed(), device=device)
-        if nodes != list(range(len(nodes))):
-            G.node_labels = nodes
+        labels, src, dst, weights = networkx_arcs(graph, weight)
+        G = cls.from_edges(src, dst, weights, len(graph), graph.is_directed(), device=device)
+        G.node_labels = labels
         return G
 
     @classmethod
@@ -219,6 +272,34 @@ class Graph:
     @property
     def is_weighted(self) -> bool:
         return self.weights is not None
+
+    def vertex_id(self, node, name: str = "vertex") -> int:
+        """The vertex id of the caller's ``node``: its position in
+        ``node_labels`` on a graph that has them, else ``node`` itself.
+
+        Raises
+        ------
+        ValueError
+            If ``node`` is not a node of the graph (the message names
+            ``name``, e.g. ``"source"``).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = Graph.from_networkx(nx.path_graph(["a", "b", "c"]), device="cpu")
+        >>> G.vertex_id("c")
+        2
+        """
+        labels = self.node_labels
+        if labels is None:
+            return check_vertex(self, node, name)
+        if self._label_index is None or self._label_index[0] is not labels:
+            self._label_index = (labels, dict(zip(labels, range(len(labels)))))
+        try:
+            return self._label_index[1][node]
+        except (KeyError, TypeError):  # TypeError: unhashable, so no label
+            raise ValueError(f"{name}={node!r} is not a node of the graph: its vertices are "
+                             f"named by node_labels, such as {list(labels[:3])!r}") from None
 
     def out_degree(self):
         """Out-degree of every vertex (a device array)."""

@@ -208,13 +208,27 @@ def test_networkx_labels_and_weights():
 
 
 def test_networkx_directed_simple():
+    # Nodes 0..n-1 inserted out of order keep their values as vertex ids.
     g = nx.DiGraph([(2, 0), (0, 1)])
     G = fr.Graph.from_networkx(g, device="cpu")
-    assert G.node_labels == [2, 0, 1]
+    assert G.node_labels is None
+    assert csr_rows(G) == {0: [(1, 1)], 2: [(0, 1)]}
     assert G.directed and G.is_weighted
     back = G.to_networkx()
     assert type(back) is nx.DiGraph
     assert sorted(back.edges) == [(0, 1), (2, 0)]
+
+
+def test_networkx_integer_nodes_that_are_not_ids_are_labels():
+    for nodes in ([5, 0, 1], [1, 2, 3], [0, True, 2], [0, 1.0, 2], [0, 2**70, 1]):
+        g = nx.DiGraph()
+        g.add_nodes_from(nodes)
+        g.add_edge(nodes[0], nodes[1])
+        G = fr.Graph.from_networkx(g, device="cpu")
+        assert G.node_labels == nodes
+        assert csr_rows(G) == {0: [(1, 1)]}
+    numpy_ids = nx.path_graph([np.int64(2), np.int32(0), np.uint8(1)])
+    assert fr.Graph.from_networkx(numpy_ids, device="cpu").node_labels is None
 
 
 def test_from_scipy():
