@@ -231,6 +231,98 @@ def test_networkx_integer_nodes_that_are_not_ids_are_labels():
     assert fr.Graph.from_networkx(numpy_ids, device="cpu").node_labels is None
 
 
+def reference_from_networkx(graph, weight="weight"):
+    """Graph.from_networkx as it was before it read NetworkX's dicts in C: a
+    Python loop over ``graph.edges``, with today's numbering (nodes that are
+    exactly 0..n-1 are the ids, other nodes labels in ``graph.nodes`` order)."""
+    nodes = list(graph.nodes)
+    is_id = [isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in nodes]
+    labels = None if all(is_id) and set(nodes) == set(range(len(nodes))) else nodes
+    index = {node: node if labels is None else i for i, node in enumerate(nodes)}
+    src = np.array([index[u] for u, _ in graph.edges()], dtype=np.int64)
+    dst = np.array([index[v] for _, v in graph.edges()], dtype=np.int64)
+    weights = None
+    if weight is not None and len(src):
+        weights = np.asarray([data.get(weight, 1) for *_, data in graph.edges(data=True)])
+        if weights.dtype == object or weights.dtype.kind not in "iuf":
+            weights = weights.astype(np.float64)
+    G = fr.Graph.from_edges(src, dst, weights, len(nodes), graph.is_directed(), device="cpu")
+    G.node_labels = labels
+    return G
+
+
+WEIGHT_VALUES = {  # how a random graph's weight attributes look
+    "int": lambda rng: int(rng.integers(0, 9)),
+    "float": lambda rng: float(rng.uniform(0, 9)),
+    "mixed": lambda rng: int(rng.integers(0, 9)) if rng.random() < 0.5 else float(rng.random()),
+    "numeric strings": lambda rng: str(rng.integers(0, 9)),
+    "numpy": lambda rng: np.float32(rng.random()),
+}
+
+
+@st.composite
+def networkx_graphs(draw):
+    """A NetworkX graph of any class from a random edge list (parallel edges
+    and self loops included), its nodes the ids in a random insertion order
+    or labels, some edges without the weight attribute."""
+    edges = draw(edge_lists(max_vertices=25, max_edges=60))
+    multigraph = draw(st.booleans())
+    naming = draw(st.sampled_from(["ids", "strings", "shifted"]))
+    values = WEIGHT_VALUES[draw(st.sampled_from(sorted(WEIGHT_VALUES)))]
+    missing = draw(st.sampled_from([0.0, 0.3, 1.0]))  # the share of edges without a weight
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    name = {"ids": int, "strings": lambda v: f"v{v}", "shifted": lambda v: int(v) + 7}[naming]
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
+    g = cls[(edges.directed, multigraph)]()
+    g.add_nodes_from(name(v) for v in rng.permutation(edges.num_vertices)[:draw(st.integers(
+        0, edges.num_vertices))])
+    for u, v in zip(edges.src.tolist(), edges.dst.tolist()):
+        g.add_edge(name(u), name(v), **({} if rng.random() < missing else
+                                         {"weight": values(rng)}))
+    g.add_nodes_from(name(v) for v in range(edges.num_vertices))
+    return g
+
+
+def assert_same_graph(G: fr.Graph, expected: fr.Graph) -> None:
+    assert (G.directed, G.num_edges, G.node_labels) == \
+        (expected.directed, expected.num_edges, expected.node_labels)
+    for name in ("offsets", "columns", "weights"):
+        found, wanted = getattr(G, name), getattr(expected, name)
+        assert (found is None) == (wanted is None), name
+        if found is not None:
+            assert found.dtype == wanted.dtype, name
+            np.testing.assert_array_equal(found, wanted, err_msg=name)
+
+
+@given(networkx_graphs(), st.sampled_from(["weight", None, "absent"]))
+def test_networkx_conversion_matches_the_edge_loop(g, weight):
+    assert_same_graph(fr.Graph.from_networkx(g, weight=weight, device="cpu"),
+                      reference_from_networkx(g, weight))
+
+
+def test_networkx_weights_must_be_numbers():
+    for value in ("heavy", {"kg": 1}):
+        g = nx.Graph([(0, 1, {"weight": value})])
+        with pytest.raises(ValueError, match="edge attribute 'weight' must hold numbers"):
+            fr.Graph.from_networkx(g, device="cpu")
+    with pytest.raises(ValueError, match="weight of edge 0 is nan"):  # NumPy reads None as NaN
+        fr.Graph.from_networkx(nx.Graph([(0, 1, {"weight": None})]), device="cpu")
+    with pytest.raises(TypeError, match="expected a NetworkX graph, got dict"):
+        fr.Graph.from_networkx({0: [1]}, device="cpu")
+
+
+def test_networkx_views_convert_like_their_graphs():
+    g = nx.MultiDiGraph([(0, 1), (1, 2), (1, 2), (2, 2), (3, 0)])
+    view = nx.subgraph_view(g, filter_node=lambda v: v != 3)
+    copy = nx.MultiDiGraph(view)
+    assert_same_graph(fr.Graph.from_networkx(view, device="cpu"),
+                      fr.Graph.from_networkx(copy, device="cpu"))
+    reverse = g.reverse(copy=False)
+    assert_same_graph(fr.Graph.from_networkx(reverse, device="cpu"),
+                      reference_from_networkx(reverse))
+
+
 def test_from_scipy():
     sparse = pytest.importorskip("scipy.sparse")
     matrix = sparse.csr_matrix(np.array([[0, 2.0, 0], [0, 0, 3.0], [1.5, 0, 0]]))
