@@ -11,7 +11,7 @@ generator per edge, and sums parallel edges, which Frontier keeps apart.)
 from __future__ import annotations
 
 from itertools import chain, compress, repeat
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 
 import numpy as np
 
@@ -87,7 +87,7 @@ def networkx_arcs(graph, weight: str | None):
         entries = compress(entries, once.tolist())
     weights = None
     if weight is not None and len(src):
-        weights = np.asarray(list(map(methodcaller("get", weight, 1), entries)))
+        weights = np.asarray(_weights(list(entries), weight))
         if weights.dtype == object or weights.dtype.kind not in "iuf":
             try:
                 weights = weights.astype(np.float64)
@@ -101,3 +101,11 @@ def _vertex_ids(nodes, count: int, index: dict | None) -> np.ndarray:
     """The vertex ids of the ``count`` nodes ``nodes`` yields: their
     positions in ``index``, or the nodes themselves without one."""
     return np.fromiter(nodes if index is None else map(index.__getitem__, nodes), np.int64, count)
+
+
+def _weights(edge_data: list, weight: str) -> list:
+    """Each edge's ``weight`` attribute, 1 where it has none."""
+    try:  # a third faster than dict.get, when every edge has the attribute
+        return list(map(itemgetter(weight), edge_data))
+    except KeyError:
+        return list(map(methodcaller("get", weight, 1), edge_data))
