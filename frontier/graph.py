@@ -574,9 +574,15 @@ def sorted_arc_keys(xp, key, weights, deduplicate: bool):
     that first one of each run."""
     order = None
     if weights is not None:
-        order = xp.argsort(weights, kind="stable")
-        order = order[xp.argsort(key[order], kind="stable")]
-        key = key[order]
+        order = xp.argsort(key, kind="stable")
+        sorted_key = key[order]
+        if len(key) > 1 and bool((sorted_key[1:] == sorted_key[:-1]).any()):
+            # Parallel arcs: sort by weight first, so that the stable key
+            # sort puts the lightest of each run first.
+            order = xp.argsort(weights, kind="stable")
+            order = order[xp.argsort(key[order], kind="stable")]
+            sorted_key = key[order]
+        key = sorted_key
     else:
         key.sort()
     if deduplicate and len(key):
@@ -590,14 +596,23 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     """Sort arcs by (source, destination) and compress the sources.
 
     Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
-    keys in place (no permutation array), and the row offsets are found by
-    binary search in the sorted keys rather than by materialising row ids.
+    keys in place (no permutation array). The row offsets are the running
+    sum of the row counts, or, with ``deduplicate``, found by binary search
+    in the sorted keys rather than by materialising row ids.
     """
     width = max(n, 1)
-    key = src.astype(np.int64) * width + dst
+    src = src.astype(np.int64, copy=False)
+    key = src * width + dst
+    # Without deduplication a row holds all its arcs: count them (one pass)
+    # rather than search the sorted keys for each row's first.
+    counts = None if deduplicate else xp.bincount(src, minlength=n)
     del src, dst
     key, order = sorted_arc_keys(xp, key, weights, deduplicate)
-    offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
+    if counts is None:
+        offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
+    else:
+        offsets = xp.zeros(n + 1, dtype=np.int64)
+        xp.cumsum(counts, out=offsets[1:])
     columns = (key % width).astype(vertex_dtype)
     return offsets.astype(np.int64), columns, None if order is None else weights[order]
 

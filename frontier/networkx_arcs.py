@@ -4,12 +4,17 @@ NetworkX keeps a graph as dicts of dicts: node -> neighbour -> edge data,
 with one more level (edge key -> edge data) in a multigraph. Every pass
 below walks those dicts with ``map``, ``itertools.chain`` and
 ``operator.methodcaller``, which iterate in C: no Python bytecode runs per
-edge, only per call. (NetworkX's own ``to_scipy_sparse_array`` runs a
-generator per edge, and sums parallel edges, which Frontier keeps apart.)
+edge, only per call. A neighbour is usually the very object that is its
+node's key, so its vertex id is found by its address (``id``) in a sorted
+array of the nodes' addresses, without hashing it; the others (an equal
+but distinct object, such as a large int built twice) are looked up by
+value. (NetworkX's own ``to_scipy_sparse_array`` runs a generator per
+edge, and sums parallel edges, which Frontier keeps apart.)
 """
 
 from __future__ import annotations
 
+import ctypes
 from itertools import chain, compress, repeat
 from operator import itemgetter, methodcaller
 
@@ -45,8 +50,9 @@ def networkx_arcs(graph, weight: str | None):
         vertex ``k``); otherwise the nodes in ``graph.nodes`` order (vertex
         ``i`` is ``labels[i]``).
     src, dst : int64 arrays
-        One entry per edge: each edge of a multigraph (parallel edges apart),
-        an undirected edge once, a self loop once.
+        One entry per edge: each edge of a multigraph apart (parallel edges
+        kept), an undirected edge once, a self loop once. ``src`` is
+        nondecreasing.
     weights : array or None
         With ``weight`` set and at least one edge, each edge's ``weight``
         attribute, 1 where it has none (NetworkX's default): int64 when
@@ -66,14 +72,16 @@ def networkx_arcs(graph, weight: str | None):
         raise TypeError(f"expected a NetworkX graph, got {type(graph).__name__}")
     nodes = list(graph)
     labels = None if node_ids(nodes) is not None else nodes
-    index = None if labels is None else dict(zip(nodes, range(len(nodes))))
     # graph._adj, not graph.adj: the public view wraps every row in a Python
-    # object whose values() runs Python code per edge.
+    # object whose values() runs Python code per edge. Rows in vertex order.
     adjacency = graph._adj
-    rows = list(adjacency.values())
+    rows = list(adjacency.values() if labels is not None
+                else map(adjacency.__getitem__, range(len(nodes))))
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
-    src = np.repeat(_vertex_ids(adjacency, len(rows), index), degree)
-    dst = _vertex_ids(chain.from_iterable(rows), len(src), index)
+    count = int(degree.sum())
+    src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
+    dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
+        else _positions(rows, count, nodes)
     entries = chain.from_iterable(map(_VALUES, rows))  # edge data, or a multigraph's key dicts
     if graph.is_multigraph():
         keys = list(entries)
@@ -97,10 +105,77 @@ def networkx_arcs(graph, weight: str | None):
     return labels, src, dst, weights
 
 
-def _vertex_ids(nodes, count: int, index: dict | None) -> np.ndarray:
-    """The vertex ids of the ``count`` nodes ``nodes`` yields: their
-    positions in ``index``, or the nodes themselves without one."""
-    return np.fromiter(nodes if index is None else map(index.__getitem__, nodes), np.int64, count)
+def _positions(rows: list, count: int, nodes: list) -> np.ndarray:
+    """The position in ``nodes`` of each of the ``count`` neighbours that
+    the adjacency ``rows`` hold, in row order.
+
+    A neighbour that is the node object itself is found by its address;
+    each other one (equal to a node, not the same object) by a dict lookup.
+    Nodes and neighbours are alive throughout, so equal addresses are the
+    same object.
+    """
+    neighbours = np.fromiter(chain.from_iterable(rows), object, count)
+    positions, found = _AddressIndex(nodes).find(_addresses(neighbours))
+    if not found.all():
+        index = dict(zip(nodes, range(len(nodes))))
+        missing = ~found
+        positions[missing] = np.fromiter(map(index.__getitem__, neighbours[missing]),
+                                         np.int64, int(np.count_nonzero(missing)))
+    return positions
+
+
+def _addresses(objects: np.ndarray) -> np.ndarray:
+    """The address of each object of an object array (what ``id`` gives),
+    read from the array's buffer of pointers rather than one ``id`` call
+    (and one Python int) per object."""
+    if not len(objects):
+        return np.zeros(0, np.uintp)
+    pointers = (ctypes.c_size_t * len(objects)).from_address(objects.ctypes.data)
+    return np.ctypeslib.as_array(pointers).view(np.uintp).copy()
+
+
+class _AddressIndex:
+    """Positions of objects by address: a table indexed by the address's
+    offset from the lowest (in units of the alignment all the addresses
+    share) when the nodes' addresses span few enough units, else a binary
+    search in the sorted addresses."""
+
+    #: the most table entries per node, beyond a first 2**20
+    TABLE_PER_NODE = 64
+
+    def __init__(self, nodes: list):
+        objects = np.fromiter(nodes, object, len(nodes))
+        self.addresses = _addresses(objects)
+        self.low = int(self.addresses.min()) if len(nodes) else 0
+        offsets = self.addresses - np.uintp(self.low)
+        spread = int(np.bitwise_or.reduce(offsets)) if len(nodes) else 0
+        self.shift = (spread & -spread).bit_length() - 1 if spread else 0
+        span = (spread >> self.shift) + 1  # an upper bound of the highest unit + 1
+        self.table = None
+        if span <= (1 << 20) + self.TABLE_PER_NODE * len(nodes):
+            self.table = np.full(int((offsets >> np.uintp(self.shift)).max(initial=0)) + 1,
+                                 -1, np.int64)
+            self.table[offsets >> np.uintp(self.shift)] = np.arange(len(nodes))
+        else:
+            self.order = np.argsort(self.addresses)
+            self.sorted = self.addresses[self.order]
+
+    def find(self, wanted: np.ndarray):
+        """The position of each address in ``wanted`` among the nodes', and
+        whether it is there at all (positions are 0 where it is not)."""
+        if not len(self.addresses):
+            return np.zeros(len(wanted), np.int64), np.zeros(len(wanted), bool)
+        if self.table is not None:
+            units = (wanted - np.uintp(self.low)) >> np.uintp(self.shift)  # wraps below low
+            inside = (wanted >= np.uintp(self.low)) & (units < len(self.table))
+            positions = self.table[np.where(inside, units, 0)]
+            positions[~inside] = -1
+        else:
+            at = np.minimum(np.searchsorted(self.sorted, wanted), len(self.sorted) - 1)
+            positions = self.order[at]
+        found = (positions >= 0) & (self.addresses[np.maximum(positions, 0)] == wanted)
+        positions[~found] = 0
+        return positions, found
 
 
 def _weights(edge_data: list, weight: str) -> list:
