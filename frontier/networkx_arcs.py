@@ -71,12 +71,9 @@ def networkx_arcs(graph, weight: str | None):
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"expected a NetworkX graph, got {type(graph).__name__}")
     nodes = list(graph)
-    labels = None if node_ids(nodes) is not None else nodes
-    # graph._adj, not graph.adj: the public view wraps every row in a Python
-    # object whose values() runs Python code per edge. Rows in vertex order.
-    adjacency = graph._adj
-    rows = list(adjacency.values() if labels is not None
-                else map(adjacency.__getitem__, range(len(nodes))))
+    ids = node_ids(nodes)
+    labels = None if ids is not None else nodes
+    rows = _rows(graph, labels is None)
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
     count = int(degree.sum())
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
@@ -89,8 +86,15 @@ def networkx_arcs(graph, weight: str | None):
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
         entries = chain.from_iterable(map(_VALUES, keys))
     if not graph.is_directed():
-        # An undirected edge is in the rows of both its ends, a self loop in one.
-        once = src <= dst
+        # An undirected edge is in the rows of both its ends, a self loop in
+        # one. Keep it in the row of the end first in node order, as
+        # graph.edges() gives it (the undirected view of a directed graph
+        # may hold different data in the two rows).
+        if ids is None:
+            once = src <= dst
+        else:
+            position = _node_order(ids)
+            once = position[src] <= position[dst]
         src, dst = src[once], dst[once]
         entries = compress(entries, once.tolist())
     weights = None
@@ -103,6 +107,33 @@ def networkx_arcs(graph, weight: str | None):
                 raise ValueError(f"edge attribute {weight!r} must hold numbers: {error}") \
                     from error
     return labels, src, dst, weights
+
+
+def _node_order(ids: np.ndarray) -> np.ndarray:
+    """The position of each vertex id in node order (``ids`` in that order)."""
+    order = np.empty_like(ids)
+    order[ids] = np.arange(len(ids))
+    return order
+
+
+def _rows(graph, by_id: bool) -> list:
+    """The graph's adjacency rows (dicts: neighbour -> edge data, or a
+    multigraph's key -> edge data) in vertex order: node order, or the
+    order of the ids 0..n-1 with ``by_id``.
+
+    A graph's own dicts are read as they are (``graph._adj``, not
+    ``graph.adj``, whose rows wrap each row in Python code run per edge). A
+    view's filtered rows are copied into dicts first, a Python step per
+    edge: their lengths need not match what they yield (a multigraph's
+    edge subgraph).
+    """
+    adjacency = graph._adj
+    rows = adjacency.values() if not by_id else map(adjacency.__getitem__, range(len(graph)))
+    if isinstance(adjacency, dict):
+        return list(rows)
+    if graph.is_multigraph():
+        return [{v: dict(keys) for v, keys in row.items() if keys} for row in rows]
+    return [dict(row) for row in rows]
 
 
 def _positions(rows: list, count: int, nodes: list) -> np.ndarray:
@@ -140,7 +171,8 @@ class _AddressIndex:
     share) when the nodes' addresses span few enough units, else a binary
     search in the sorted addresses."""
 
-    #: the most table entries per node, beyond a first 2**20
+    #: the most table entries: TABLE_BASE + TABLE_PER_NODE per node
+    TABLE_BASE = 1 << 20
     TABLE_PER_NODE = 64
 
     def __init__(self, nodes: list):
@@ -152,7 +184,7 @@ class _AddressIndex:
         self.shift = (spread & -spread).bit_length() - 1 if spread else 0
         span = (spread >> self.shift) + 1  # an upper bound of the highest unit + 1
         self.table = None
-        if span <= (1 << 20) + self.TABLE_PER_NODE * len(nodes):
+        if span <= self.TABLE_BASE + self.TABLE_PER_NODE * len(nodes):
             self.table = np.full(int((offsets >> np.uintp(self.shift)).max(initial=0)) + 1,
                                  -1, np.int64)
             self.table[offsets >> np.uintp(self.shift)] = np.arange(len(nodes))

@@ -13,6 +13,7 @@ from strategies import EdgeList, edge_lists
 
 import frontier as fr
 from frontier.device import to_numpy
+from frontier.networkx_arcs import _AddressIndex
 
 
 def reference_arcs(edges: EdgeList, deduplicate=False, remove_self_loops=False):
@@ -267,11 +268,14 @@ def networkx_graphs(draw):
     or labels, some edges without the weight attribute."""
     edges = draw(edge_lists(max_vertices=25, max_edges=60))
     multigraph = draw(st.booleans())
-    naming = draw(st.sampled_from(["ids", "strings", "shifted"]))
+    # "big ints" and "tuples" build a new, equal object each time a node is
+    # named, so a neighbour is often not its node's own object.
+    naming = draw(st.sampled_from(["ids", "strings", "shifted", "big ints", "tuples"]))
     values = WEIGHT_VALUES[draw(st.sampled_from(sorted(WEIGHT_VALUES)))]
     missing = draw(st.sampled_from([0.0, 0.3, 1.0]))  # the share of edges without a weight
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    name = {"ids": int, "strings": lambda v: f"v{v}", "shifted": lambda v: int(v) + 7}[naming]
+    name = {"ids": int, "strings": lambda v: f"v{v}", "shifted": lambda v: int(v) + 7,
+            "big ints": lambda v: int(v) + 10**12, "tuples": lambda v: ("t", int(v))}[naming]
     cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
            (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
     g = cls[(edges.directed, multigraph)]()
@@ -301,6 +305,15 @@ def test_networkx_conversion_matches_the_edge_loop(g, weight):
                       reference_from_networkx(g, weight))
 
 
+@given(networkx_graphs())
+def test_networkx_conversion_without_an_address_table(g):
+    # Nodes spread over much memory: a binary search in their addresses.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_AddressIndex, "TABLE_BASE", 0)
+        patch.setattr(_AddressIndex, "TABLE_PER_NODE", 0)
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
 def test_networkx_weights_must_be_numbers():
     for value in ("heavy", {"kg": 1}):
         g = nx.Graph([(0, 1, {"weight": value})])
@@ -321,6 +334,26 @@ def test_networkx_views_convert_like_their_graphs():
     reverse = g.reverse(copy=False)
     assert_same_graph(fr.Graph.from_networkx(reverse, device="cpu"),
                       reference_from_networkx(reverse))
+
+
+def views(g) -> list:
+    """Read-only views of ``g``: a node subgraph, an edge subgraph, and the
+    undirected view of a directed graph or the reverse view of one."""
+    nodes = list(g)[::2]
+    edges = list(g.edges(keys=True) if g.is_multigraph() else g.edges)[::2]
+    found = [g.subgraph(nodes), g.edge_subgraph(edges), nx.restricted_view(g, nodes[:1], [])]
+    if g.is_directed():
+        found += [g.reverse(copy=False), g.to_undirected(as_view=True)]
+    return found
+
+
+@given(networkx_graphs(), st.sampled_from(["weight", None]))
+def test_networkx_views_match_the_edge_loop(g, weight):
+    # The undirected view of a directed graph holds u -> v and v -> u as
+    # one edge whose data is either's: the conversion takes what its edges give.
+    for view in views(g):
+        assert_same_graph(fr.Graph.from_networkx(view, weight=weight, device="cpu"),
+                          reference_from_networkx(view, weight))
 
 
 def test_from_scipy():
