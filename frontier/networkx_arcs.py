@@ -79,12 +79,12 @@ def networkx_arcs(graph, weight: str | None):
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
     dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
         else _positions(rows, count, nodes)
-    entries = chain.from_iterable(map(_VALUES, rows))  # edge data, or a multigraph's key dicts
+    edges = rows  # the dicts whose values are the edges' data dicts
     if graph.is_multigraph():
-        keys = list(entries)
-        parallel = np.fromiter(map(len, keys), np.int64, len(keys))
+        edges = list(chain.from_iterable(map(_VALUES, rows)))  # neighbour -> key -> data
+        parallel = np.fromiter(map(len, edges), np.int64, len(edges))
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
-        entries = chain.from_iterable(map(_VALUES, keys))
+    once = None
     if not graph.is_directed():
         # An undirected edge is in the rows of both its ends, a self loop in
         # one. Keep it in the row of the end first in node order, as
@@ -96,10 +96,14 @@ def networkx_arcs(graph, weight: str | None):
             position = _node_order(ids)
             once = position[src] <= position[dst]
         src, dst = src[once], dst[once]
-        entries = compress(entries, once.tolist())
+        once = once.tolist()
     weights = None
     if weight is not None and len(src):
-        weights = np.asarray(_weights(list(entries), weight))
+        def edge_data():
+            data = chain.from_iterable(map(_VALUES, edges))
+            return data if once is None else compress(data, once)
+
+        weights = np.asarray(_weights(edge_data, weight))
         if weights.dtype == object or weights.dtype.kind not in "iuf":
             try:
                 weights = weights.astype(np.float64)
@@ -210,9 +214,10 @@ class _AddressIndex:
         return positions, found
 
 
-def _weights(edge_data: list, weight: str) -> list:
-    """Each edge's ``weight`` attribute, 1 where it has none."""
+def _weights(edge_data, weight: str) -> list:
+    """Each edge's ``weight`` attribute, 1 where it has none, from the
+    edges' data dicts that each call of ``edge_data`` yields."""
     try:  # a third faster than dict.get, when every edge has the attribute
-        return list(map(itemgetter(weight), edge_data))
+        return list(map(itemgetter(weight), edge_data()))
     except KeyError:
-        return list(map(methodcaller("get", weight, 1), edge_data))
+        return list(map(methodcaller("get", weight, 1), edge_data()))
