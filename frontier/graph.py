@@ -114,6 +114,7 @@ class Graph:
         deduplicate: bool = False,
         remove_self_loops: bool = False,
         vertex_dtype=None,
+        relabel: bool = False,
         device: str | Device | None = None,
     ) -> Graph:
         """Build a graph from edge endpoint arrays.
@@ -121,7 +122,11 @@ class Graph:
         Parameters
         ----------
         src, dst : integer arrays of equal length
-            Edge ``i`` goes from ``src[i]`` to ``dst[i]``.
+            Edge ``i`` goes from ``src[i]`` to ``dst[i]``. The values are
+            the vertex ids ``0 .. n-1``: ids with gaps (``0, 5, 1000``) make
+            a graph whose vertices in the gaps have no edges (they are
+            vertices all the same: PageRank ranks them, CC counts each as a
+            component). With ``relabel=True`` they are nodes instead.
         weights : array, optional
             One finite weight per edge (integer or floating point).
         num_vertices : int, optional
@@ -136,25 +141,42 @@ class Graph:
             The dtype of the stored vertex ids (``columns``). ``None`` picks
             int32 while the ids fit, int64 beyond 2**31 - 1 vertices; int64
             can be forced (int32 for too many vertices is a ValueError).
+        relabel : bool
+            Take the values of ``src`` and ``dst`` as nodes, any integers
+            (negative, sparse, beyond int32): the graph's vertices are the
+            distinct values that occur, numbered in increasing order, and
+            ``node_labels`` holds them (``None`` when they are exactly
+            ``0 .. n-1``). Primitives then take a source as a node, and
+            ``result.to_dict(name)`` keys a result by node.
         device : str or Device, optional
             Where to build and keep the graph (default: the default device).
 
         Raises
         ------
         ValueError
-            On mismatched lengths, non-integer ids, an endpoint outside
-            ``[0, num_vertices)``, or a non-finite weight.
+            On mismatched lengths, non-integer ids, a negative id or one
+            outside ``[0, num_vertices)`` (unless ``relabel``), a
+            ``num_vertices`` with ``relabel``, or a non-finite weight.
 
         Examples
         --------
         >>> G = Graph.from_edges([0, 1], [1, 2], device="cpu")
         >>> G.num_vertices, G.num_edges, G.num_arcs
         (3, 2, 4)
+        >>> G = Graph.from_edges([10, 7], [7, -3], relabel=True, device="cpu")
+        >>> G.num_vertices, G.node_labels, G.vertex_id(10)
+        (3, [-3, 7, 10], 2)
         """
         dev = get_device(device)
         xp = dev.xp
         src, dst = dev.asarray(src), dev.asarray(dst)
         _check_endpoints(src, dst)
+        labels = None
+        if relabel:
+            if num_vertices is not None:
+                raise ValueError("relabel=True numbers the ids that occur: leave out "
+                                 f"num_vertices={num_vertices!r}")
+            src, dst, num_vertices, labels = _relabelled(dev, src, dst)
         n = _infer_num_vertices(src, dst, num_vertices)
         if weights is not None:
             weights = dev.asarray(weights)
@@ -174,6 +196,7 @@ class Graph:
             loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
             num_edges = (num_arcs + loops) // 2
         graph = cls(offsets, columns, weights, bool(directed), dev, num_edges)
+        graph.node_labels = labels
         if deduplicate and remove_self_loops:
             graph._simple = True
         return graph
@@ -508,12 +531,28 @@ def _check_endpoints(src, dst) -> None:
             raise ValueError(f"{name} must hold integer vertex ids, got dtype {ids.dtype}")
 
 
+def _relabelled(dev: Device, src, dst):
+    """``src`` and ``dst`` as the positions of their values among the
+    distinct values that occur, sorted; the vertex count; and those values
+    as a list (``None`` when they are ``0 .. n-1`` already)."""
+    from .textformats import _relabel
+
+    ends = [to_numpy(src), to_numpy(dst)]
+    for values in ends:
+        if values.dtype == np.uint64 and len(values) and values.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"edge endpoint {values.max()} is beyond int64: relabel=True "
+                             "takes ids from -2**63 to 2**63 - 1")
+    ids, n, labels = _relabel(np.concatenate([values.astype(np.int64) for values in ends]))
+    return dev.asarray(ids[:len(src)]), dev.asarray(ids[len(src):]), n, labels
+
+
 def _infer_num_vertices(src, dst, num_vertices) -> int:
     if len(src):
         low = int(min(src.min(), dst.min()))
         high = int(max(src.max(), dst.max()))
         if low < 0:
-            raise ValueError(f"edge endpoint {low} is negative: vertex ids start at 0")
+            raise ValueError(f"edge endpoint {low} is negative: vertex ids start at 0 "
+                             "(relabel=True takes any integers as nodes)")
     else:
         high = -1
     if num_vertices is None:

@@ -217,3 +217,48 @@ def test_to_dict_rejects_other_names():
     result.node_labels = ["a"]
     with pytest.raises(ValueError, match="2 entries, not one for each of the 1 nodes"):
         result.to_dict("labels")
+
+
+@pytest.mark.parametrize("devices", DEVICE_SETS, ids=["cpu", "2cpu", "gpu", "2gpu"])
+@with_device
+@given(edges=edge_lists(max_vertices=16, max_edges=30), seed=st.integers(0, 2**32 - 1),
+       data=st.data())
+def test_edges_with_any_integer_ids_relabelled(devices, edges, seed, data):
+    # Sparse, negative and int64-sized ids: with relabel=True they are nodes.
+    if not len(edges.src):
+        return
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(np.array([-(2**62), -7, 0, 3, 1000, 2**40, 2**62]), 7, replace=False)
+    ids = np.concatenate([ids, rng.integers(-(2**62), 2**62, edges.num_vertices)])
+    src, dst = ids[edges.src], ids[edges.dst]
+    weights = None if edges.weights is None else edges.weights + 1
+    G = fr.Graph.from_edges(src, dst, weights, directed=edges.directed, relabel=True,
+                            device="cpu")
+    g = nx.MultiDiGraph() if edges.directed else nx.MultiGraph()
+    for i, (u, v) in enumerate(zip(src.tolist(), dst.tolist())):
+        g.add_edge(u, v, **({} if weights is None else {"weight": weights[i].item()}))
+    nodes = sorted(g)
+    assert G.node_labels == (None if nodes == list(range(len(g))) else nodes)
+    source = data.draw(st.sampled_from(nodes), label="source")
+    check_traversal(g, source, bfs(G, source=np.int64(source), devices=devices))
+    check_shortest_paths(g, source, sssp(G, source=source, devices=devices))
+    check_components(g, connected_components(G, devices=devices))
+    assert_close_by_node(pagerank(G, devices=devices, **CONVERGED).to_dict("rank"),
+                         nx.pagerank(g, **CONVERGED))
+
+
+def test_edges_with_gaps_are_vertices_unless_relabelled():
+    G = fr.Graph.from_edges([0, 5], [5, 9], device="cpu")
+    assert G.num_vertices == 10 and G.node_labels is None
+    assert connected_components(G).to_dict("labels")[3] == 3  # a vertex of its own
+    relabelled = fr.Graph.from_edges([0, 5], [5, 9], relabel=True, device="cpu")
+    assert relabelled.node_labels == [0, 5, 9]
+    assert bfs(relabelled, source=9).to_dict("depth") == {0: 2, 5: 1, 9: 0}
+    with pytest.raises(ValueError, match=r"negative: vertex ids start at 0 \(relabel=True"):
+        fr.Graph.from_edges([-1], [2], device="cpu")
+    with pytest.raises(ValueError, match="leave out num_vertices=4"):
+        fr.Graph.from_edges([0], [2], num_vertices=4, relabel=True, device="cpu")
+    with pytest.raises(ValueError, match="beyond int64"):
+        fr.Graph.from_edges(np.array([2**63], dtype=np.uint64), [0], relabel=True, device="cpu")
+    with pytest.raises(ValueError, match="source=1 is not a node of the graph"):
+        bfs(relabelled, source=1)
