@@ -78,7 +78,7 @@ def networkx_arcs(graph, weight: str | None):
     count = int(degree.sum())
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
     dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
-        else _positions(rows, count, nodes)
+        else neighbour_positions(rows, count, nodes)
     edges = rows  # the dicts whose values are the edges' data dicts
     if graph.is_multigraph():
         edges = list(chain.from_iterable(map(_VALUES, rows)))  # neighbour -> key -> data
@@ -140,14 +140,23 @@ def _rows(graph, by_id: bool) -> list:
     return [dict(row) for row in rows]
 
 
-def _positions(rows: list, count: int, nodes: list) -> np.ndarray:
+def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     """The position in ``nodes`` of each of the ``count`` neighbours that
-    the adjacency ``rows`` hold, in row order.
+    the adjacency ``rows`` hold (NetworkX's dicts keyed by neighbour), in
+    row order: ``[index[v] for row in rows for v in row]`` with ``index``
+    the position of each node, without a Python step per neighbour.
 
     A neighbour that is the node object itself is found by its address;
     each other one (equal to a node, not the same object) by a dict lookup.
     Nodes and neighbours are alive throughout, so equal addresses are the
     same object.
+
+    Raises
+    ------
+    ValueError
+        If the rows hold fewer than ``count`` neighbours.
+    KeyError
+        If a neighbour is not one of ``nodes``.
     """
     neighbours = np.fromiter(chain.from_iterable(rows), object, count)
     positions, found = _AddressIndex(nodes).find(_addresses(neighbours))

@@ -13,7 +13,7 @@ from strategies import EdgeList, edge_lists
 
 import frontier as fr
 from frontier.device import to_numpy
-from frontier.networkx_arcs import _AddressIndex
+from frontier.networkx_arcs import _AddressIndex, neighbour_positions
 
 
 def reference_arcs(edges: EdgeList, deduplicate=False, remove_self_loops=False):
@@ -312,6 +312,18 @@ def test_networkx_conversion_without_an_address_table(g):
         patch.setattr(_AddressIndex, "TABLE_BASE", 0)
         patch.setattr(_AddressIndex, "TABLE_PER_NODE", 0)
         assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+@given(st.lists(st.sampled_from(range(12)), max_size=60), st.integers(1, 12))
+def test_neighbour_positions_are_the_index_lookups(picks, n):
+    # Rows of neighbours, each either the node's own object or an equal copy.
+    nodes = [("n", i) for i in range(n)]
+    rows = [{}, {}, {}]
+    for j, pick in enumerate(p % n for p in picks):
+        rows[j % 3][nodes[pick] if j % 2 else ("n", pick)] = None
+    index = {node: i for i, node in enumerate(nodes)}
+    expected = [index[v] for row in rows for v in row]
+    np.testing.assert_array_equal(neighbour_positions(rows, len(expected), nodes), expected)
 
 
 def test_networkx_weights_must_be_numbers():
