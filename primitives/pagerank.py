@@ -147,9 +147,10 @@ def pagerank(
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).
 
-    Dict keys are vertex ids ``0..n-1``, or the original nodes when ``G`` was
-    built from NetworkX with non-integer (or reordered) nodes
-    (``G.node_labels``).
+    Dict keys are vertex ids ``0..n-1``, or the caller's nodes when ``G``
+    has ``node_labels`` (built from NetworkX nodes other than exactly the
+    integers ``0..n-1``, or by ``from_edges(relabel=True)``);
+    ``result.to_dict("rank")`` keys the ranks the same way.
 
     Returns
     -------
