@@ -636,22 +636,23 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
 
     Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
     keys in place (no permutation array). The row offsets are the running
-    sum of the row counts, or, with ``deduplicate``, found by binary search
-    in the sorted keys rather than by materialising row ids.
+    sum of the row counts on the host without ``deduplicate``, else found by
+    binary search in the sorted keys rather than by materialising row ids.
     """
     width = max(n, 1)
     src = src.astype(np.int64, copy=False)
     key = src * width + dst
-    # Without deduplication a row holds all its arcs: count them (one pass)
-    # rather than search the sorted keys for each row's first.
-    counts = None if deduplicate else xp.bincount(src, minlength=n)
+    # Without deduplication a row holds all its arcs: on the host, count
+    # them (one pass) rather than search the sorted keys for each row's
+    # first (a GPU searches in parallel; CuPy's bincount needs n > 0).
+    counts = np.bincount(src, minlength=n) if xp is np and not deduplicate else None
     del src, dst
     key, order = sorted_arc_keys(xp, key, weights, deduplicate)
     if counts is None:
         offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
     else:
-        offsets = xp.zeros(n + 1, dtype=np.int64)
-        xp.cumsum(counts, out=offsets[1:])
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
     columns = (key % width).astype(vertex_dtype)
     return offsets.astype(np.int64), columns, None if order is None else weights[order]
 
