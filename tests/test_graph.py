@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import EdgeList, edge_lists
+from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
 from frontier.device import to_numpy
@@ -399,6 +399,24 @@ def test_to_device(device):
     assert moved.to(device) is moved
     back = moved.to("cpu")
     assert csr_rows(back) == csr_rows(G)
+
+
+@with_device
+@given(networkx_graphs(), st.booleans())
+def test_conversions_on_a_device_match_the_cpu(device, g, relabel):
+    # from_networkx and from_edges(relabel=True) built on the device (CSR
+    # offsets by binary search there, by counts on the host).
+    G = fr.Graph.from_networkx(g, device=device)
+    assert_same_graph(G.to("cpu"), fr.Graph.from_networkx(g, device="cpu"))
+    if relabel and g.number_of_edges():
+        src, dst, _ = G.to("cpu").edges()
+        sparse = np.array([-5, 3, 10**12])[np.arange(G.num_vertices) % 3] * \
+            (np.arange(G.num_vertices) + 1)
+        for dedupe in (False, True):
+            built = [fr.Graph.from_edges(sparse[src], sparse[dst], directed=True, relabel=True,
+                                         deduplicate=dedupe, device=name).to("cpu")
+                     for name in (device, "cpu")]
+            assert_same_graph(*built)
 
 
 def test_edgeless_and_single_vertex():
