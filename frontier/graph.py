@@ -185,7 +185,10 @@ class Graph:
             keep = src != dst
             src, dst = src[keep], dst[keep]
             weights = None if weights is None else weights[keep]
+        loops = None  # self loops among the arcs: each is one arc, other edges two
         if not directed:
+            if not deduplicate:  # they are the input's
+                loops = int(xp.count_nonzero(src == dst))
             src, dst, weights = _symmetrize(xp, src, dst, weights)
         offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate,
                                                _vertex_dtype(vertex_dtype, n))
@@ -193,7 +196,8 @@ class Graph:
         if directed:
             num_edges = num_arcs
         else:
-            loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
+            if loops is None:
+                loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
             num_edges = (num_arcs + loops) // 2
         graph = cls(offsets, columns, weights, bool(directed), dev, num_edges)
         graph.node_labels = labels

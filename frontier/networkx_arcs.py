@@ -4,21 +4,24 @@ NetworkX keeps a graph as dicts of dicts: node -> neighbour -> edge data,
 with one more level (edge key -> edge data) in a multigraph. Every pass
 below walks those dicts with ``map``, ``itertools.chain`` and
 ``operator.methodcaller``, which iterate in C: no Python bytecode runs per
-edge, only per call. A neighbour is usually the very object that is its
-node's key, so its vertex id is found by its address (``id``) in a sorted
-array of the nodes' addresses, without hashing it; the others (an equal
-but distinct object, such as a large int built twice) are looked up by
-value. (NetworkX's own ``to_scipy_sparse_array`` runs a generator per
-edge, and sums parallel edges, which Frontier keeps apart.)
+edge, only per call. Neighbours are not hashed either
+(:mod:`frontier.object_addresses`): in an undirected graph's own dicts an
+arc's neighbour is the row of the other arc that holds the same edge data
+object; elsewhere a neighbour is usually the very object that is its
+node's key, found by its address, and only the others (an equal but
+distinct object, such as a large int built twice) are looked up by value.
+(NetworkX's own ``to_scipy_sparse_array`` runs a generator per edge, and
+sums parallel edges, which Frontier keeps apart.)
 """
 
 from __future__ import annotations
 
-import ctypes
-from itertools import chain, compress, repeat
-from operator import itemgetter, methodcaller
+from itertools import chain, repeat
+from operator import contains, itemgetter, methodcaller
 
 import numpy as np
+
+from .object_addresses import AddressIndex, addresses, partners
 
 _VALUES = methodcaller("values")
 
@@ -77,14 +80,18 @@ def networkx_arcs(graph, weight: str | None):
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
     count = int(degree.sum())
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
-    dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
-        else neighbour_positions(rows, count, nodes)
-    edges = rows  # the dicts whose values are the edges' data dicts
+    # What each row holds per neighbour: edge data, or a multigraph's key dicts.
+    values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
+    dst = None
+    if not graph.is_directed() and isinstance(graph._adj, dict):
+        dst = _mirrored_neighbours(values, src, rows, nodes if labels else range(len(rows)))
+    if dst is None:
+        dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
+            else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
-        edges = list(chain.from_iterable(map(_VALUES, rows)))  # neighbour -> key -> data
-        parallel = np.fromiter(map(len, edges), np.int64, len(edges))
+        parallel = np.fromiter(map(len, values), np.int64, count)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
-    once = None
+        values = np.fromiter(chain.from_iterable(map(_VALUES, values)), object, len(src))
     if not graph.is_directed():
         # An undirected edge is in the rows of both its ends, a self loop in
         # one. Keep it in the row of the end first in node order, as
@@ -95,22 +102,42 @@ def networkx_arcs(graph, weight: str | None):
         else:
             position = _node_order(ids)
             once = position[src] <= position[dst]
-        src, dst = src[once], dst[once]
-        once = once.tolist()
-    weights = None
-    if weight is not None and len(src):
-        def edge_data():
-            data = chain.from_iterable(map(_VALUES, edges))
-            return data if once is None else compress(data, once)
-
-        weights = np.asarray(_weights(edge_data, weight))
-        if weights.dtype == object or weights.dtype.kind not in "iuf":
-            try:
-                weights = weights.astype(np.float64)
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"edge attribute {weight!r} must hold numbers: {error}") \
-                    from error
+        src, dst, values = src[once], dst[once], values[once]
+    weights = _weights(values, weight) if weight is not None and len(src) else None
     return labels, src, dst, weights
+
+
+def _mirrored_neighbours(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
+    """An undirected graph's neighbours without looking them up: NetworkX
+    keeps one data dict per edge (a multigraph: one key dict per pair of
+    ends), stored under both its ends, so the arc ``u -> v`` holds the same
+    object as ``v -> u``, whose row is ``v``; a self loop's is stored once.
+
+    ``values`` is what each arc holds, ``src`` its row, ``row_nodes[u]`` the
+    node of row ``u``. Returns ``None`` where the dicts do not keep to that
+    (a subclass whose ``edge_attr_dict_factory`` shares one dict among
+    edges, as NetworkX's documentation shows), for the caller to look the
+    neighbours up. Shared dicts show: an object under three arcs or more,
+    two in one row, or self loops that pair up (then fewer objects are
+    under one arc than there are self loops); an object under exactly two
+    arcs is otherwise one edge's.
+    """
+    partner = partners(addresses(values))  # None: an object under three arcs or more
+    if partner is None:
+        return None
+    alone = np.flatnonzero(partner == np.arange(len(partner)))
+    paired = partner != np.arange(len(partner))
+    if (src[partner][paired] == src[paired]).any():  # a pair in one row: not an edge's ends
+        return None
+    # An object under one arc must be a self loop's, and every self loop
+    # must be under one arc (two self loops sharing a dict pair up).
+    if len(alone) != sum(map(contains, rows, row_nodes)):
+        return None
+    for arc in alone.tolist():
+        u = int(src[arc])
+        if rows[u].get(row_nodes[u]) is not values[arc]:
+            return None
+    return src[partner]
 
 
 def _node_order(ids: np.ndarray) -> np.ndarray:
@@ -159,7 +186,7 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
         If a neighbour is not one of ``nodes``.
     """
     neighbours = np.fromiter(chain.from_iterable(rows), object, count)
-    positions, found = _AddressIndex(nodes).find(_addresses(neighbours))
+    positions, found = AddressIndex(nodes).find(addresses(neighbours))
     if not found.all():
         index = dict(zip(nodes, range(len(nodes))))
         missing = ~found
@@ -168,65 +195,17 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     return positions
 
 
-def _addresses(objects: np.ndarray) -> np.ndarray:
-    """The address of each object of an object array (what ``id`` gives),
-    read from the array's buffer of pointers rather than one ``id`` call
-    (and one Python int) per object."""
-    if not len(objects):
-        return np.zeros(0, np.uintp)
-    pointers = (ctypes.c_size_t * len(objects)).from_address(objects.ctypes.data)
-    return np.ctypeslib.as_array(pointers).view(np.uintp).copy()
-
-
-class _AddressIndex:
-    """Positions of objects by address: a table indexed by the address's
-    offset from the lowest (in units of the alignment all the addresses
-    share) when the nodes' addresses span few enough units, else a binary
-    search in the sorted addresses."""
-
-    #: the most table entries: TABLE_BASE + TABLE_PER_NODE per node
-    TABLE_BASE = 1 << 20
-    TABLE_PER_NODE = 64
-
-    def __init__(self, nodes: list):
-        objects = np.fromiter(nodes, object, len(nodes))
-        self.addresses = _addresses(objects)
-        self.low = int(self.addresses.min()) if len(nodes) else 0
-        offsets = self.addresses - np.uintp(self.low)
-        spread = int(np.bitwise_or.reduce(offsets)) if len(nodes) else 0
-        self.shift = (spread & -spread).bit_length() - 1 if spread else 0
-        span = (spread >> self.shift) + 1  # an upper bound of the highest unit + 1
-        self.table = None
-        if span <= self.TABLE_BASE + self.TABLE_PER_NODE * len(nodes):
-            self.table = np.full(int((offsets >> np.uintp(self.shift)).max(initial=0)) + 1,
-                                 -1, np.int64)
-            self.table[offsets >> np.uintp(self.shift)] = np.arange(len(nodes))
-        else:
-            self.order = np.argsort(self.addresses)
-            self.sorted = self.addresses[self.order]
-
-    def find(self, wanted: np.ndarray):
-        """The position of each address in ``wanted`` among the nodes', and
-        whether it is there at all (positions are 0 where it is not)."""
-        if not len(self.addresses):
-            return np.zeros(len(wanted), np.int64), np.zeros(len(wanted), bool)
-        if self.table is not None:
-            units = (wanted - np.uintp(self.low)) >> np.uintp(self.shift)  # wraps below low
-            inside = (wanted >= np.uintp(self.low)) & (units < len(self.table))
-            positions = self.table[np.where(inside, units, 0)]
-            positions[~inside] = -1
-        else:
-            at = np.minimum(np.searchsorted(self.sorted, wanted), len(self.sorted) - 1)
-            positions = self.order[at]
-        found = (positions >= 0) & (self.addresses[np.maximum(positions, 0)] == wanted)
-        positions[~found] = 0
-        return positions, found
-
-
-def _weights(edge_data, weight: str) -> list:
-    """Each edge's ``weight`` attribute, 1 where it has none, from the
-    edges' data dicts that each call of ``edge_data`` yields."""
+def _weights(data: np.ndarray, weight: str) -> np.ndarray:
+    """Each edge's ``weight`` attribute from its data dict (an object
+    array), 1 where it has none: int64 when every value is an integer, else
+    float64."""
     try:  # a third faster than dict.get, when every edge has the attribute
-        return list(map(itemgetter(weight), edge_data()))
+        values = np.asarray(list(map(itemgetter(weight), data)))
     except KeyError:
-        return list(map(methodcaller("get", weight, 1), edge_data()))
+        values = np.asarray(list(map(methodcaller("get", weight, 1), data)))
+    if values.dtype == object or values.dtype.kind not in "iuf":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"edge attribute {weight!r} must hold numbers: {error}") from error
+    return values

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
+from frontier import networkx_arcs, object_addresses
 from frontier.device import to_numpy
-from frontier.networkx_arcs import _AddressIndex, neighbour_positions
+from frontier.networkx_arcs import neighbour_positions
 
 
 def reference_arcs(edges: EdgeList, deduplicate=False, remove_self_loops=False):
@@ -306,12 +307,84 @@ def test_networkx_conversion_matches_the_edge_loop(g, weight):
 
 
 @given(networkx_graphs())
-def test_networkx_conversion_without_an_address_table(g):
-    # Nodes spread over much memory: a binary search in their addresses.
+def test_networkx_conversion_without_address_tables(g):
+    # Objects spread over much memory: nodes found by a binary search in
+    # their addresses, an undirected graph's neighbours looked up.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_AddressIndex, "TABLE_BASE", 0)
-        patch.setattr(_AddressIndex, "TABLE_PER_NODE", 0)
+        patch.setattr(object_addresses.AddressIndex, "TABLE_BASE", 0)
+        patch.setattr(object_addresses.AddressIndex, "TABLE_PER_ENTRY", 0)
+        patch.setattr(object_addresses, "PARTNER_TABLE_BASE", 0)
+        patch.setattr(object_addresses, "PARTNER_TABLE_PER_ENTRY", 0)
         assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+class ThinGraph(nx.Graph):
+    """NetworkX's documented memory-saving subclass: every edge shares one
+    data dict, so that dict is under many arcs."""
+
+    all_edge_dict = {"weight": 2}
+
+    def single_edge_dict(self):
+        return self.all_edge_dict
+
+    edge_attr_dict_factory = single_edge_dict
+
+
+class ThinMultiGraph(nx.MultiGraph):
+    """The same for the key dicts of a multigraph: one for every pair of ends."""
+
+    all_key_dict = {}
+
+    def single_key_dict(self):
+        return self.all_key_dict
+
+    edge_key_dict_factory = single_key_dict
+
+
+@given(edge_lists(directed=False, max_vertices=8, max_edges=12),
+       st.sampled_from([ThinGraph, ThinMultiGraph]))
+def test_networkx_graphs_whose_edges_share_a_data_dict(edges, cls):
+    g = cls()
+    ThinMultiGraph.all_key_dict = {}
+    g.add_edges_from(zip(edges.src.tolist(), edges.dst.tolist()))
+    assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+    for pairs in ([(0, 1)], [(0, 0)], [(0, 0), (1, 1)], [(0, 0), (1, 1), (2, 2)]):
+        g = ThinGraph(pairs)
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+def test_undirected_neighbours_are_read_off_the_shared_edge_data(monkeypatch):
+    # An undirected graph's own dicts need no neighbour lookups; a graph
+    # whose edges share a data dict, a view and a directed graph do.
+    looked_up = []
+
+    def lookups(rows, count, nodes):
+        looked_up.append(count)
+        return neighbour_positions(rows, count, nodes)
+
+    monkeypatch.setattr(networkx_arcs, "neighbour_positions", lookups)
+    g = nx.MultiGraph([("a", "b"), ("b", "a"), ("b", "b"), ("c", "a")])
+    assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+    assert looked_up == []
+    for other in (ThinGraph([("a", "b"), ("c", "c"), ("d", "d")]), g.subgraph("ab"),
+                  nx.DiGraph(g)):
+        assert_same_graph(fr.Graph.from_networkx(other, device="cpu"),
+                          reference_from_networkx(other))
+    assert looked_up == [4, 3, 5]
+
+
+def test_partners_of_repeated_addresses():
+    found = np.array([16, 32, 16, 48, 64, 32], np.uintp)
+    assert object_addresses.partners(found).tolist() == [2, 5, 0, 3, 4, 1]
+    assert object_addresses.partners(np.array([16, 16, 16], np.uintp)) is None
+    assert object_addresses.partners(np.zeros(0, np.uintp)).tolist() == []
+    # Units of 16 bytes over 2**40: a table of 2**36 entries is too many, so
+    # they are sorted.
+    spread = np.array([16 + 2**40, 32, 16 + 2**40, 16, 48], np.uintp)
+    assert object_addresses.partners(spread).tolist() == [2, 1, 0, 3, 4]
+    assert object_addresses.partners(np.append(spread, spread[0])) is None
+    # Units of 2**40 (the alignment all offsets share): a table of 2.
+    assert object_addresses.partners(np.array([16, 16 + 2**40], np.uintp)).tolist() == [0, 1]
 
 
 @given(st.lists(st.sampled_from(range(12)), max_size=60), st.integers(1, 12))
