@@ -17,7 +17,7 @@ sums parallel edges, which Frontier keeps apart.)
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import contains, itemgetter, methodcaller
+from operator import itemgetter, methodcaller
 
 import numpy as np
 
@@ -83,7 +83,7 @@ def networkx_arcs(graph, weight: str | None):
     # What each row holds per neighbour: edge data, or a multigraph's key dicts.
     values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
     dst = None
-    if not graph.is_directed() and isinstance(graph._adj, dict):
+    if not graph.is_directed() and isinstance(graph._adj, dict) and _fresh_dicts(graph):
         dst = _mirrored_neighbours(values, src, rows, nodes if labels else range(len(rows)))
     if dst is None:
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
@@ -117,27 +117,31 @@ def _mirrored_neighbours(values: np.ndarray, src: np.ndarray, rows: list, row_no
     node of row ``u``. Returns ``None`` where the dicts do not keep to that
     (a subclass whose ``edge_attr_dict_factory`` shares one dict among
     edges, as NetworkX's documentation shows), for the caller to look the
-    neighbours up. Shared dicts show: an object under three arcs or more,
-    two in one row, or self loops that pair up (then fewer objects are
-    under one arc than there are self loops); an object under exactly two
-    arcs is otherwise one edge's.
+    neighbours up. Shared dicts show as an object under three arcs or more,
+    two in one row, or one that is not a self loop's; two self loops that
+    share one pass for an edge, which :func:`_fresh_dicts` rules out.
     """
     partner = partners(addresses(values))  # None: an object under three arcs or more
     if partner is None:
         return None
-    alone = np.flatnonzero(partner == np.arange(len(partner)))
-    paired = partner != np.arange(len(partner))
-    if (src[partner][paired] == src[paired]).any():  # a pair in one row: not an edge's ends
+    dst = src[partner]
+    alone = partner == np.arange(len(partner))
+    if np.count_nonzero(dst == src) != np.count_nonzero(alone):  # a pair in one row
         return None
-    # An object under one arc must be a self loop's, and every self loop
-    # must be under one arc (two self loops sharing a dict pair up).
-    if len(alone) != sum(map(contains, rows, row_nodes)):
-        return None
-    for arc in alone.tolist():
+    alone = np.flatnonzero(alone)
+    for arc in alone.tolist():  # an object under one arc must be a self loop's
         u = int(src[arc])
         if rows[u].get(row_nodes[u]) is not values[arc]:
             return None
-    return src[partner]
+    return dst
+
+
+def _fresh_dicts(graph) -> bool:
+    """Whether the graph's class makes a new dict for each edge's data (and
+    each multigraph key dict), as NetworkX's classes do."""
+    cls = type(graph)
+    return cls.edge_attr_dict_factory is dict and \
+        (not graph.is_multigraph() or cls.edge_key_dict_factory is dict)
 
 
 def _node_order(ids: np.ndarray) -> np.ndarray:

@@ -373,6 +373,21 @@ def test_undirected_neighbours_are_read_off_the_shared_edge_data(monkeypatch):
     assert looked_up == [4, 3, 5]
 
 
+def test_shared_edge_data_is_detected():
+    # Rows that NetworkX's own classes never build: their neighbours must be
+    # looked up, not read off the arc that holds the same object.
+    def mirrored(rows):
+        values = np.fromiter((d for row in rows for d in row.values()), object)
+        src = np.repeat(np.arange(len(rows)), [len(row) for row in rows])
+        return networkx_arcs._mirrored_neighbours(values, src, rows, range(len(rows)))
+
+    shared, other = {"weight": 1}, {"weight": 2}
+    assert mirrored([{1: shared}, {0: shared, 1: other}]).tolist() == [1, 0, 1]
+    assert mirrored([{1: shared}, {0: shared, 2: shared}, {1: shared}]) is None  # 4 arcs
+    assert mirrored([{1: shared, 2: shared}, {}, {}]) is None  # two in one row
+    assert mirrored([{1: shared}, {}]) is None  # alone, not a self loop
+
+
 def test_partners_of_repeated_addresses():
     found = np.array([16, 32, 16, 48, 64, 32], np.uintp)
     assert object_addresses.partners(found).tolist() == [2, 5, 0, 3, 4, 1]
