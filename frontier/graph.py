@@ -167,6 +167,18 @@ class Graph:
         >>> G.num_vertices, G.node_labels, G.vertex_id(10)
         (3, [-3, 7, 10], 2)
         """
+        return cls._from_arcs(src, dst, weights, num_vertices, directed,
+                              deduplicate=deduplicate, remove_self_loops=remove_self_loops,
+                              vertex_dtype=vertex_dtype, relabel=relabel, device=device)
+
+    @classmethod
+    def _from_arcs(cls, src, dst, weights, num_vertices, directed, *,
+                   both_directions: bool = False, deduplicate: bool = False,
+                   remove_self_loops: bool = False, vertex_dtype=None, relabel: bool = False,
+                   device=None) -> Graph:
+        """:meth:`from_edges`, where ``both_directions`` says that an
+        undirected graph's edges other than self loops are there in both
+        directions already (its arcs), not to be mirrored again."""
         dev = get_device(device)
         xp = dev.xp
         src, dst = dev.asarray(src), dev.asarray(dst)
@@ -189,7 +201,8 @@ class Graph:
         if not directed:
             if not deduplicate:  # they are the input's
                 loops = int(xp.count_nonzero(src == dst))
-            src, dst, weights = _symmetrize(xp, src, dst, weights)
+            if not both_directions:
+                src, dst, weights = _symmetrize(xp, src, dst, weights)
         offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate,
                                                _vertex_dtype(vertex_dtype, n))
         num_arcs = len(columns)
@@ -254,8 +267,9 @@ class Graph:
         >>> Graph.from_networkx(nx.path_graph("abc"), device="cpu").node_labels
         ['a', 'b', 'c']
         """
-        labels, src, dst, weights = networkx_arcs(graph, weight)
-        G = cls.from_edges(src, dst, weights, len(graph), graph.is_directed(), device=device)
+        labels, src, dst, weights, both_directions = networkx_arcs(graph, weight)
+        G = cls._from_arcs(src, dst, weights, len(graph), graph.is_directed(),
+                           both_directions=both_directions, device=device)
         G.node_labels = labels
         return G
 

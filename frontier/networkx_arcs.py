@@ -44,7 +44,7 @@ def node_ids(nodes: list) -> np.ndarray | None:
 
 
 def networkx_arcs(graph, weight: str | None):
-    """The nodes and edges of the NetworkX ``graph`` as :meth:`Graph.from_edges` takes them.
+    """The nodes and edges of the NetworkX ``graph`` as arrays of arcs.
 
     Returns
     -------
@@ -53,13 +53,18 @@ def networkx_arcs(graph, weight: str | None):
         vertex ``k``); otherwise the nodes in ``graph.nodes`` order (vertex
         ``i`` is ``labels[i]``).
     src, dst : int64 arrays
-        One entry per edge: each edge of a multigraph apart (parallel edges
-        kept), an undirected edge once, a self loop once. ``src`` is
-        nondecreasing.
+        One entry per arc: each edge of a multigraph apart (parallel edges
+        kept), a self loop once. ``src`` is nondecreasing.
     weights : array or None
-        With ``weight`` set and at least one edge, each edge's ``weight``
+        With ``weight`` set and at least one arc, each arc's ``weight``
         attribute, 1 where it has none (NetworkX's default): int64 when
         every value is an integer, else float64.
+    both_directions : bool
+        For an undirected graph, whether each edge other than a self loop
+        is there in both directions (the arcs a :class:`Graph` stores, read
+        off an undirected graph's own dicts) or once, as
+        :meth:`Graph.from_edges` takes it (from a view, or a graph whose
+        edges share data dicts).
 
     Raises
     ------
@@ -82,16 +87,28 @@ def networkx_arcs(graph, weight: str | None):
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
     # What each row holds per neighbour: edge data, or a multigraph's key dicts.
     values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
-    dst = None
+    partner = None  # the arc in the other direction, when read off the dicts
     if not graph.is_directed() and isinstance(graph._adj, dict) and _fresh_dicts(graph):
-        dst = _mirrored_neighbours(values, src, rows, nodes if labels else range(len(rows)))
-    if dst is None:
+        partner = _mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
+    if partner is not None:
+        dst = src[partner]
+    else:
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
         parallel = np.fromiter(map(len, values), np.int64, count)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
         values = np.fromiter(chain.from_iterable(map(_VALUES, values)), object, len(src))
+        if partner is not None:  # the j-th key of u -> v is the j-th of v -> u
+            start = np.cumsum(parallel) - parallel
+            partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
+    if partner is not None:
+        weights = None
+        if weight is not None and len(src):
+            first = partner >= np.arange(len(src))  # one arc of each edge
+            weights = _weights(values[first], weight)[np.cumsum(first) - 1][
+                np.where(first, np.arange(len(src)), partner)]
+        return labels, src, dst, weights, True
     if not graph.is_directed():
         # An undirected edge is in the rows of both its ends, a self loop in
         # one. Keep it in the row of the end first in node order, as
@@ -104,14 +121,15 @@ def networkx_arcs(graph, weight: str | None):
             once = position[src] <= position[dst]
         src, dst, values = src[once], dst[once], values[once]
     weights = _weights(values, weight) if weight is not None and len(src) else None
-    return labels, src, dst, weights
+    return labels, src, dst, weights, False
 
 
-def _mirrored_neighbours(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
-    """An undirected graph's neighbours without looking them up: NetworkX
-    keeps one data dict per edge (a multigraph: one key dict per pair of
-    ends), stored under both its ends, so the arc ``u -> v`` holds the same
-    object as ``v -> u``, whose row is ``v``; a self loop's is stored once.
+def _mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
+    """Each arc's partner in the other direction, which gives its neighbour
+    (the partner's row) without a lookup: NetworkX keeps one data dict per
+    edge (a multigraph: one key dict per pair of ends), stored under both
+    its ends, so the arc ``u -> v`` holds the same object as ``v -> u``; a
+    self loop's is stored once, and is its own partner.
 
     ``values`` is what each arc holds, ``src`` its row, ``row_nodes[u]`` the
     node of row ``u``. Returns ``None`` where the dicts do not keep to that
@@ -133,7 +151,7 @@ def _mirrored_neighbours(values: np.ndarray, src: np.ndarray, rows: list, row_no
         u = int(src[arc])
         if rows[u].get(row_nodes[u]) is not values[arc]:
             return None
-    return dst
+    return partner
 
 
 def _fresh_dicts(graph) -> bool:
