@@ -342,6 +342,25 @@ class Graph:
             raise ValueError(f"{name}={node!r} is not a node of the graph: its vertices are "
                              f"named by node_labels, such as {list(labels[:3])!r}") from None
 
+    def node(self, vertex: int):
+        """The caller's node of vertex id ``vertex``: ``node_labels[vertex]``
+        on a graph that has them, else ``vertex`` itself; what a primitive
+        takes as a source (:meth:`vertex_id` goes the other way).
+
+        Raises
+        ------
+        ValueError
+            If ``vertex`` is not a vertex id of the graph.
+
+        Examples
+        --------
+        >>> G = Graph.from_edges([10, 7], [7, -3], relabel=True, device="cpu")
+        >>> G.node(0), Graph.from_edges([0], [1], device="cpu").node(1)
+        (-3, 1)
+        """
+        vertex = check_vertex(self, vertex, "vertex")
+        return vertex if self.node_labels is None else self.node_labels[vertex]
+
     def out_degree(self):
         """Out-degree of every vertex (a device array)."""
         return self.xp.diff(self.offsets)

@@ -103,11 +103,8 @@ def networkx_arcs(graph, weight: str | None):
             start = np.cumsum(parallel) - parallel
             partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
     if partner is not None:
-        weights = None
-        if weight is not None and len(src):
-            first = partner >= np.arange(len(src))  # one arc of each edge
-            weights = _weights(values[first], weight)[np.cumsum(first) - 1][
-                np.where(first, np.arange(len(src)), partner)]
+        weights = _mirrored_weights(values, partner, weight) \
+            if weight is not None and len(src) else None
         return labels, src, dst, weights, True
     if not graph.is_directed():
         # An undirected edge is in the rows of both its ends, a self loop in
@@ -152,6 +149,16 @@ def _mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
         if rows[u].get(row_nodes[u]) is not values[arc]:
             return None
     return partner
+
+
+def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str) -> np.ndarray:
+    """Each arc's weight (see :func:`_weights`), read from one arc of each
+    edge (the one before its partner, or a self loop) and copied to the
+    other, which holds the same data."""
+    arcs = np.arange(len(values))
+    first = partner >= arcs
+    read = _weights(values[first], weight)
+    return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
 
 
 def _fresh_dicts(graph) -> bool:

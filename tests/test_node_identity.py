@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists, with_device
 
 import frontier as fr
+from frontier.cli import main
 from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp
 
 # One device, and two devices splitting the graph (the multi-device enactor).
@@ -188,6 +189,9 @@ def test_a_labelled_graph_takes_nodes_not_positions():
     with pytest.raises(ValueError, match="vertex='x' is not a node"):
         G.vertex_id("x")
     assert G.vertex_id(np.int64(20)) == 1
+    assert [G.node(v) for v in range(3)] == [10, 20, 30]
+    with pytest.raises(ValueError, match="vertex=3 is out of range"):
+        G.node(3)
 
 
 def test_an_unlabelled_graph_takes_ids():
@@ -262,3 +266,16 @@ def test_edges_with_gaps_are_vertices_unless_relabelled():
         fr.Graph.from_edges(np.array([2**63], dtype=np.uint64), [0], relabel=True, device="cpu")
     with pytest.raises(ValueError, match="source=1 is not a node of the graph"):
         bfs(relabelled, source=1)
+
+
+@pytest.mark.parametrize("source, depth", [(None, [0, 1, 2, 3]), (30, [-1, -1, 0, 1])])
+def test_command_line_source_is_a_node_of_the_file(tmp_path, capsys, source, depth):
+    # A (directed) edge list with ids 10..40 is relabelled on reading: --source names
+    # one of its ids, and the default is the first vertex (node 10).
+    path, output = tmp_path / "path.txt", tmp_path / "r.npz"
+    path.write_text("10 20\n20 30\n30 40\n")
+    arguments = [] if source is None else ["--source", str(source)]
+    assert main(["run", "bfs", "--graph", str(path), "--devices", "cpu", "--output",
+                 str(output), "--quiet", "--json", *arguments]) == 0
+    assert np.load(output)["depth"].tolist() == depth
+    capsys.readouterr()
