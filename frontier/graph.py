@@ -18,6 +18,7 @@ import numpy as np
 
 from .device import Device, get_device, to_numpy
 from .networkx_arcs import networkx_arcs
+from .relabel import relabel
 from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
@@ -572,14 +573,12 @@ def _relabelled(dev: Device, src, dst):
     """``src`` and ``dst`` as the positions of their values among the
     distinct values that occur, sorted; the vertex count; and those values
     as a list (``None`` when they are ``0 .. n-1`` already)."""
-    from .textformats import _relabel
-
     ends = [to_numpy(src), to_numpy(dst)]
     for values in ends:
         if values.dtype == np.uint64 and len(values) and values.max() > np.iinfo(np.int64).max:
             raise ValueError(f"edge endpoint {values.max()} is beyond int64: relabel=True "
                              "takes ids from -2**63 to 2**63 - 1")
-    ids, n, labels = _relabel(np.concatenate([values.astype(np.int64) for values in ends]))
+    ids, n, labels = relabel(np.concatenate([values.astype(np.int64) for values in ends]))
     return dev.asarray(ids[:len(src)]), dev.asarray(ids[len(src):]), n, labels
 
 
