@@ -18,7 +18,7 @@ import numpy as np
 
 from .device import Device, get_device, to_numpy
 from .networkx_arcs import networkx_arcs
-from .relabel import relabel
+from .relabel import relabel as relabel_ids
 from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
@@ -578,7 +578,7 @@ def _relabelled(dev: Device, src, dst):
         if values.dtype == np.uint64 and len(values) and values.max() > np.iinfo(np.int64).max:
             raise ValueError(f"edge endpoint {values.max()} is beyond int64: relabel=True "
                              "takes ids from -2**63 to 2**63 - 1")
-    ids, n, labels = relabel(np.concatenate([values.astype(np.int64) for values in ends]))
+    ids, n, labels = relabel_ids(np.concatenate([values.astype(np.int64) for values in ends]))
     return dev.asarray(ids[:len(src)]), dev.asarray(ids[len(src):]), n, labels
 
 
