@@ -38,6 +38,8 @@ class LabelPropagationResult(fr.Result):
 
     labels: object
 
+    vertex_fields = ("labels",)
+
 
 class LabelPropagation(fr.Primitive):
     parameters = ("color", "num_colors")

@@ -42,6 +42,8 @@ class SCCResult(fr.Result):
 
     labels: object
 
+    vertex_fields = ("labels",)
+
 
 class StronglyConnectedComponents(fr.Primitive):
     parameters = ()

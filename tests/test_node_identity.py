@@ -19,7 +19,16 @@ from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.cli import main
-from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp
+from primitives import (
+    betweenness_centrality,
+    bfs,
+    connected_components,
+    dobfs,
+    label_propagation,
+    pagerank,
+    sssp,
+    strongly_connected_components,
+)
 
 # One device, and two devices splitting the graph (the multi-device enactor).
 DEVICE_SETS = [
@@ -279,3 +288,17 @@ def test_command_line_source_is_a_node_of_the_file(tmp_path, capsys, source, dep
                  str(output), "--quiet", "--json", *arguments]) == 0
     assert np.load(output)["depth"].tolist() == depth
     capsys.readouterr()
+
+
+def test_component_and_community_labels_are_nodes():
+    g = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c"), ("d", "d")])
+    G = fr.Graph.from_networkx(g, device="cpu")
+    labels = strongly_connected_components(G).to_dict("labels")
+    parts = {}
+    for node, label in labels.items():
+        parts.setdefault(label, set()).add(node)
+    assert sorted(map(sorted, parts.values())) == \
+        sorted(map(sorted, nx.strongly_connected_components(g)))
+    assert all(label in part for label, part in parts.items())
+    u = fr.Graph.from_networkx(nx.path_graph(["x", "y"]), device="cpu")
+    assert set(label_propagation(u).to_dict("labels").values()) <= {"x", "y"}
