@@ -19,11 +19,14 @@ waiting over a second says so, phase by phase (:mod:`.long_task`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import methodcaller
 
 import networkx as nx
 import numpy as np
 
 import frontier as fr
+from frontier.networkx_arcs import neighbour_positions
 
 from .long_task import LongTask
 
@@ -191,10 +194,10 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
-    successors = _adjacency(rows, index)
+    successors = _adjacency(rows, nodes)
     if directed:
         task.phase("reading the predecessors")
-        predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), index)
+        predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), nodes)
     else:
         predecessors = successors
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(successors.offsets))
@@ -243,7 +246,8 @@ def _attribute(rows, attr: str, default, multigraph: bool):
     if multigraph:
         return (data.get(attr, default) for row in rows for keys in row.values()
                 for data in keys.values())
-    return (data.get(attr, default) for row in rows for data in row.values())
+    return map(methodcaller("get", attr, default),
+               chain.from_iterable(map(methodcaller("values"), rows)))
 
 
 def _keys(rows, multigraph: bool):
@@ -264,11 +268,13 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, index: dict) -> Adjacency:
+def _adjacency(rows, nodes: list) -> Adjacency:
+    """Each row's neighbours as positions in ``nodes``, in NetworkX's order
+    (no Python step per edge: :func:`frontier.networkx_arcs.neighbour_positions`)."""
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    neighbors = np.fromiter((index[v] for row in rows for v in row), np.int64, int(offsets[-1]))
+    neighbors = neighbour_positions(rows, int(offsets[-1]), nodes)
     return Adjacency(offsets, neighbors)
 
 
