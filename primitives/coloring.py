@@ -89,7 +89,9 @@ class GreedyColoring(fr.Primitive):
             full = taken == np.uint64(2**64 - 1)
             open_ = ~taken[~full]  # a 1 for each free colour of the window
             lowest = open_ & (~open_ + np.uint64(1))
-            free[pending[~full]] = low + xp.log2(lowest.astype(np.float64)).astype(np.int64)
+            # log2 of a power of two, rounded: CUDA's log2(8.0) is not exactly 3
+            position = xp.rint(xp.log2(lowest.astype(np.float64))).astype(np.int64)
+            free[pending[~full]] = low + position
             pending, low = pending[full], low + WINDOW
         return free
 

@@ -12,9 +12,9 @@ until every vertex with neighbours has a most frequent label. Neighbours
 never share a class, so updating a class at once is the same as NetworkX's
 one vertex after another, and the result is NetworkX's exactly.
 
-One step updates one class: an ``advance`` over the class's out-edges whose
-functor groups each batch's edges (whole vertices) by source and label with
-a sort. A step before each sweep checks whether every vertex is settled.
+One step updates one class: an ``advance`` collects the class's out-edges,
+which are then grouped by source and label with a sort. A step before each
+sweep checks whether every vertex is settled.
 On several devices ``labels`` is an ``"owner"`` array: a vertex's owner sees
 all its edges, and copies take their owners' labels between steps.
 """
@@ -72,33 +72,38 @@ class LabelPropagation(fr.Primitive):
         return which vertices are not settled (a mask over all slots)."""
         xp, n, labels = self.xp, self.num_vertices, self.labels
         unsettled = xp.zeros(len(labels), bool)
+        pairs = []
 
-        def prec_max(src, dst, edge, weight):
-            # each neighbour once, as NetworkX's G[v] lists it
-            pair = xp.unique(src.astype(np.int64) * len(labels) + dst)
-            source, target = pair // len(labels), pair % len(labels)
-            key = xp.sort(source * n + labels[target])
-            first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
-            starts = xp.flatnonzero(first)
-            run_key = key[starts]
-            count = xp.diff(xp.concatenate([starts, xp.asarray([len(key)])]))
-            vertex, label = run_key // n, run_key % n
-            # the last run of each vertex by (count, label): most frequent, largest label
-            order = xp.lexsort(xp.stack([label, count, vertex]))
-            last = order[xp.concatenate([vertex[order][1:] != vertex[order][:-1],
-                                         xp.ones(1, bool)])]
-            best, best_count, largest = vertex[last], count[last], label[last]
-            own_key = best * n + labels[best]
-            own_run = xp.minimum(xp.searchsorted(run_key, own_key), len(run_key) - 1)
-            own_count = xp.where(run_key[own_run] == own_key, count[own_run], 0)
-            moves = own_count < best_count
-            if write:
-                labels[best[moves]] = largest[moves]
-            else:
-                unsettled[best[moves]] = True
+        def collect(src, dst, edge, weight):
+            # a batch may split a vertex's edges: group them after the advance
+            pairs.append(src.astype(np.int64) * len(labels) + dst)
             return xp.zeros(len(dst), bool)
 
-        fr.advance(self.graph, vertices, prec_max)
+        fr.advance(self.graph, vertices, collect)
+        if not pairs:
+            return unsettled
+        # each neighbour once, as NetworkX's G[v] lists it
+        pair = xp.unique(xp.concatenate(pairs))
+        source, target = pair // len(labels), pair % len(labels)
+        key = xp.sort(source * n + labels[target])
+        first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
+        starts = xp.flatnonzero(first)
+        run_key = key[starts]
+        count = xp.diff(xp.concatenate([starts, xp.asarray([len(key)])]))
+        vertex, label = run_key // n, run_key % n
+        # the last run of each vertex by (count, label): most frequent, largest label
+        order = xp.lexsort(xp.stack([label, count, vertex]))
+        last = order[xp.concatenate([vertex[order][1:] != vertex[order][:-1],
+                                     xp.ones(1, bool)])]
+        best, best_count, largest = vertex[last], count[last], label[last]
+        own_key = best * n + labels[best]
+        own_run = xp.minimum(xp.searchsorted(run_key, own_key), len(run_key) - 1)
+        own_count = xp.where(run_key[own_run] == own_key, count[own_run], 0)
+        moves = own_count < best_count
+        if write:
+            labels[best[moves]] = largest[moves]
+        else:
+            unsettled[best[moves]] = True
         return unsettled
 
     def converged(self, frontier, iteration):
