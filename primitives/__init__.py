@@ -10,6 +10,13 @@ from .hits import HITSResult, hits
 from .katz import KatzResult, katz_centrality
 from .label_propagation import LabelPropagationResult, label_propagation
 from .pagerank import PageRankResult, pagerank
+from .paths import (
+    dijkstra_path,
+    has_path,
+    shortest_path,
+    single_source_dijkstra,
+    single_source_shortest_path,
+)
 from .scc import SCCResult, strongly_connected_components
 from .sssp import SSSPResult, sssp
 
@@ -19,3 +26,5 @@ __all__ = ["BCResult", "BFSResult", "CCResult", "DOBFSResult", "PageRankResult",
 __all__ += ["EigenvectorResult", "HITSResult", "KatzResult", "eigenvector_centrality",
             "hits", "katz_centrality", "SCCResult", "strongly_connected_components",
             "ColoringResult", "LabelPropagationResult", "greedy_color", "label_propagation"]
+__all__ += ["dijkstra_path", "has_path", "shortest_path", "single_source_dijkstra",
+            "single_source_shortest_path"]
