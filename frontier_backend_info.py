@@ -25,6 +25,8 @@ FUNCTIONS: dict[str, str] = {
     "bfs_successors": "``sort_neighbors`` is left to NetworkX.",
     "descendants_at_distance": "A ``distance`` that is not a real number is left to NetworkX.",
     "single_source_shortest_path_length": "Lengths come in NetworkX's order.",
+    "single_source_shortest_path": "Paths along NetworkX's BFS tree, in its order.",
+    "has_path": "",
     "shortest_path_length": (
         "Only with a ``source``; ``method='bellman-ford'`` with a weight is left to "
         "NetworkX. " + _DECLINED_WEIGHT

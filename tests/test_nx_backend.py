@@ -140,6 +140,15 @@ def test_unweighted_lengths_match_networkx(graph, data):
     check(nx.dijkstra_path_length, graph, source, target, weight=None)
 
 
+@given(nx_graphs(), st.data())
+def test_unweighted_paths_match_networkx(graph, data):
+    """Paths along NetworkX's own BFS tree: the same path where several tie,
+    in the same order."""
+    source, target = node_of(graph, data), node_of(graph, data)
+    check(nx.single_source_shortest_path, graph, source, cutoff=data.draw(limits))
+    check(nx.has_path, graph, source, target)
+
+
 @pytest.mark.parametrize("kind", ["int", "float"])
 @given(data=st.data())
 def test_weighted_lengths_match_networkx(kind, data):

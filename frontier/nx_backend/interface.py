@@ -87,6 +87,7 @@ KEYWORD_CHECKS = {
     "bfs_successors": _bfs,
     "descendants_at_distance": lambda a: check_limit("distance", a["distance"]),
     "single_source_shortest_path_length": lambda a: check_limit("cutoff", a["cutoff"]),
+    "single_source_shortest_path": lambda a: check_limit("cutoff", a["cutoff"]),
     "shortest_path_length": _shortest_path_length,
     "single_source_dijkstra_path_length": _dijkstra,
     "dijkstra_path_length": _dijkstra,
