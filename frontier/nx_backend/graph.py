@@ -19,7 +19,7 @@ waiting over a second says so, phase by phase (:mod:`.long_task`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress
 from operator import methodcaller
 
 import networkx as nx
@@ -214,10 +214,14 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # direction it walks it in, which one weight per edge cannot reproduce.
     two_sided = not directed and type(graph._adj) is not dict
     weights = {}
+    # Each edge's value once where both arcs share one data dict (NetworkX's own
+    # undirected storage); a view's two arcs are read, and compared, both.
+    read_once = not directed and not two_sided
     for attr, default in (edge_attrs or {}).items():
         task.phase(f"reading edge attribute {attr!r}")
-        values = list(_attribute(rows, attr, default, multigraph))
-        weights[attr] = _edge_weights(values, keep, attr)
+        values = list(_attribute(rows, attr, default, multigraph,
+                                 keep.tolist() if read_once else None))
+        weights[attr] = _edge_weights(values, None if read_once else keep, attr)
         if two_sided and _one_sided(arc_src, arc_dst, _keys(rows, multigraph), values):
             weights[attr] = EdgeWeights(None, weights[attr].kind, (
                 f"edge attribute {attr!r} differs between the two directions of an edge "
@@ -241,13 +245,15 @@ def _rows(adjacency, nodes: list, multigraph: bool) -> list:
     return [dict(row.items()) for row in rows]
 
 
-def _attribute(rows, attr: str, default, multigraph: bool):
-    """The value of ``attr`` on every arc (every key of a multigraph), in row order."""
+def _attribute(rows, attr: str, default, multigraph: bool, keep: list | None = None):
+    """The value of ``attr`` on every arc (every key of a multigraph), in row
+    order; only on the arcs where ``keep`` is true if it is given."""
+    data = chain.from_iterable(map(methodcaller("values"), rows))
     if multigraph:
-        return (data.get(attr, default) for row in rows for keys in row.values()
-                for data in keys.values())
-    return map(methodcaller("get", attr, default),
-               chain.from_iterable(map(methodcaller("values"), rows)))
+        data = chain.from_iterable(map(methodcaller("values"), data))
+    if keep is not None:
+        data = compress(data, keep)
+    return map(methodcaller("get", attr, default), data)
 
 
 def _keys(rows, multigraph: bool):
@@ -278,9 +284,9 @@ def _adjacency(rows, nodes: list) -> Adjacency:
     return Adjacency(offsets, neighbors)
 
 
-def _edge_weights(values: list, keep: np.ndarray, attr: str) -> EdgeWeights:
-    """Classify the values of one weight attribute over all arcs, and pack those
-    of the ``keep`` arcs (each edge once)."""
+def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
+    """Classify the values of one weight attribute, and pack those of the
+    ``keep`` arcs (each edge once; all of them when ``keep`` is None)."""
     kinds = set(map(type, values))
     if all(issubclass(k, _INTEGERS) for k in kinds):
         kind = "int"
@@ -293,7 +299,8 @@ def _edge_weights(values: list, keep: np.ndarray, attr: str) -> EdgeWeights:
         return EdgeWeights(None, "other",
                            f"edge attribute {attr!r} has a {odd.__name__} value, not a number")
     try:
-        array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)[keep]
+        array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)
+        array = array if keep is None else array[keep]
     except OverflowError:
         return EdgeWeights(None, kind, f"edge attribute {attr!r} has an integer beyond int64")
     if kind != "int" and not np.isfinite(array).all():
