@@ -88,8 +88,8 @@ def networkx_arcs(graph, weight: str | None):
     # What each row holds per neighbour: edge data, or a multigraph's key dicts.
     values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
     partner = None  # the arc in the other direction, when read off the dicts
-    if not graph.is_directed() and isinstance(graph._adj, dict) and _fresh_dicts(graph):
-        partner = _mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
+    if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
+        partner = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
     if partner is not None:
         dst = src[partner]
     else:
@@ -121,7 +121,7 @@ def networkx_arcs(graph, weight: str | None):
     return labels, src, dst, weights, False
 
 
-def _mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
+def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
     """Each arc's partner in the other direction, which gives its neighbour
     (the partner's row) without a lookup: NetworkX keeps one data dict per
     edge (a multigraph: one key dict per pair of ends), stored under both
@@ -134,7 +134,7 @@ def _mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
     edges, as NetworkX's documentation shows), for the caller to look the
     neighbours up. Shared dicts show as an object under three arcs or more,
     two in one row, or one that is not a self loop's; two self loops that
-    share one pass for an edge, which :func:`_fresh_dicts` rules out.
+    share one pass for an edge, which :func:`fresh_dicts` rules out.
     """
     partner = partners(addresses(values))  # None: an object under three arcs or more
     if partner is None:
@@ -161,7 +161,7 @@ def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str) -> n
     return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
 
 
-def _fresh_dicts(graph) -> bool:
+def fresh_dicts(graph) -> bool:
     """Whether the graph's class makes a new dict for each edge's data (and
     each multigraph key dict), as NetworkX's classes do."""
     cls = type(graph)

@@ -379,7 +379,7 @@ def test_shared_edge_data_is_detected():
     def mirrored(rows):
         values = np.fromiter((d for row in rows for d in row.values()), object)
         src = np.repeat(np.arange(len(rows)), [len(row) for row in rows])
-        return networkx_arcs._mirrored_arcs(values, src, rows, range(len(rows)))
+        return networkx_arcs.mirrored_arcs(values, src, rows, range(len(rows)))
 
     shared, other = {"weight": 1}, {"weight": 2}
     assert mirrored([{1: shared}, {0: shared, 1: other}]).tolist() == [1, 0, 2]

@@ -140,6 +140,18 @@ def test_unweighted_lengths_match_networkx(graph, data):
     check(nx.dijkstra_path_length, graph, source, target, weight=None)
 
 
+@given(nx_graphs(directed=False))
+def test_mirrored_neighbours_are_the_looked_up_ones(graph):
+    """The conversion's fast path (an arc's neighbour from the partner arc
+    that holds the same data dict) gives the lookup's adjacency."""
+    from frontier.nx_backend.graph import _adjacency
+
+    rows, nodes = [graph._adj[node] for node in graph], list(graph)
+    fast, plain = _adjacency(rows, nodes, mirrored=True), _adjacency(rows, nodes)
+    np.testing.assert_array_equal(fast.offsets, plain.offsets)
+    np.testing.assert_array_equal(fast.neighbors, plain.neighbors)
+
+
 @given(nx_graphs(), st.data())
 def test_unweighted_paths_match_networkx(graph, data):
     """Paths along NetworkX's own BFS tree: the same path where several tie,

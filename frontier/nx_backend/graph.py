@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 
 import frontier as fr
-from frontier.networkx_arcs import neighbour_positions
+from frontier.networkx_arcs import fresh_dicts, mirrored_arcs, neighbour_positions
 
 from .long_task import LongTask
 
@@ -194,7 +194,8 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
-    successors = _adjacency(rows, nodes)
+    successors = _adjacency(rows, nodes, mirrored=not directed and type(graph._adj) is dict
+                            and fresh_dicts(graph))
     if directed:
         task.phase("reading the predecessors")
         predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), nodes)
@@ -274,14 +275,25 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, nodes: list) -> Adjacency:
-    """Each row's neighbours as positions in ``nodes``, in NetworkX's order
-    (no Python step per edge: :func:`frontier.networkx_arcs.neighbour_positions`)."""
+def _adjacency(rows, nodes: list, mirrored: bool = False) -> Adjacency:
+    """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
+    with no Python step per edge. ``mirrored``: the rows are an undirected
+    graph's own dicts, whose two arcs of an edge hold one data object, so
+    each arc's neighbour is its partner's row
+    (:func:`frontier.networkx_arcs.mirrored_arcs`); else (or where the dicts
+    do not keep to that) neighbours are looked up
+    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    neighbors = neighbour_positions(rows, int(offsets[-1]), nodes)
-    return Adjacency(offsets, neighbors)
+    count = int(offsets[-1])
+    if mirrored:
+        held = np.fromiter(chain.from_iterable(map(methodcaller("values"), rows)), object, count)
+        src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
+        partner = mirrored_arcs(held, src, rows, nodes)
+        if partner is not None:
+            return Adjacency(offsets, src[partner])
+    return Adjacency(offsets, neighbour_positions(rows, count, nodes))
 
 
 def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
