@@ -25,6 +25,8 @@ FUNCTIONS: dict[str, str] = {
     "bfs_successors": "``sort_neighbors`` is left to NetworkX.",
     "descendants_at_distance": "A ``distance`` that is not a real number is left to NetworkX.",
     "single_source_shortest_path_length": "Lengths come in NetworkX's order.",
+    "single_source_shortest_path": "Paths along NetworkX's BFS tree, in its order.",
+    "has_path": "",
     "shortest_path_length": (
         "Only with a ``source``; ``method='bellman-ford'`` with a weight is left to "
         "NetworkX. " + _DECLINED_WEIGHT
@@ -49,19 +51,41 @@ FUNCTIONS: dict[str, str] = {
         "an integer in 1..n is left to NetworkX. " + _DECLINED_WEIGHT
     ),
     "pagerank": (
-        "``nstart`` or ``dangling`` values that sum to 0 over the graph's nodes, and "
-        "arguments that are not dicts, are left to NetworkX. " + _DECLINED_WEIGHT
+        "``nstart`` or ``dangling`` values that sum to 0 over the graph's nodes, "
+        "arguments that are not dicts, negative weights, and an ``alpha``, ``tol`` or "
+        "``max_iter`` that is not a finite number (or is negative, for the last two) are "
+        "left to NetworkX. " + _DECLINED_WEIGHT
     ),
 }
+FUNCTIONS.update({
+    "hits": (
+        "A power iteration instead of ARPACK: the same answer where the leading singular "
+        "vectors are unique (else the one reached from ``nstart``); graphs without an edge "
+        "of non-zero weight, one node, negative weights, and runs that need more than "
+        "``max_iter`` power iterations are left to NetworkX."
+    ),
+    "eigenvector_centrality": "An ``nstart`` that is not a dict over exactly the nodes is "
+                              "left to NetworkX. " + _DECLINED_WEIGHT,
+    "katz_centrality": "An ``nstart`` that is not a dict over exactly the nodes is left to "
+                       "NetworkX. " + _DECLINED_WEIGHT,
+    "strongly_connected_components": (
+        "Components come in a reverse topological order of the condensation, as in "
+        "NetworkX, sinks first level by level, ties by first node; NetworkX's order among "
+        "components of one level depends on its depth-first search."
+    ),
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
+    "label_propagation_communities": "",
+})
 
-# Shortest paths, not only lengths (frontier/nx_backend/paths.py).
+# Weighted paths, edge betweenness, k-cores and triangles (frontier/nx_backend/
+# paths.py, edge_betweenness.py, cores.py, clustering.py).
 _WEIGHTED_PATHS = (
     "Hop-count paths are NetworkX's; with weights, where several paths are shortest "
     "the one returned may differ from NetworkX's. Negative weights, and integer "
     "weights mixed with floats, are left to NetworkX. " + _DECLINED_WEIGHT
 )
 FUNCTIONS.update({
-    "single_source_shortest_path": "Paths come in NetworkX's order and are NetworkX's.",
     "single_source_dijkstra": _WEIGHTED_PATHS,
     "single_source_dijkstra_path": _WEIGHTED_PATHS,
     "dijkstra_path": _WEIGHTED_PATHS,
@@ -70,15 +94,12 @@ FUNCTIONS.update({
         "to NetworkX. Between a source and a target the path is a shortest one, not "
         "necessarily the one NetworkX's bidirectional search finds. " + _WEIGHTED_PATHS
     ),
-    "has_path": "",
     "edge_betweenness_centrality": (
         "Multigraphs, weights <= 0 and a ``k`` that is not an integer in 1..n are left to "
         "NetworkX. " + _DECLINED_WEIGHT
     ),
-    # k-cores (frontier/nx_backend/cores.py)
     "core_number": "",
     "k_core": "Graphs with node or edge attributes (which NetworkX copies) are left to NetworkX.",
-    # triangles and clustering (frontier/nx_backend/clustering.py)
     "triangles": "Multigraphs are left to NetworkX.",
     "transitivity": "Multigraphs are left to NetworkX.",
     "clustering": "Weighted clustering and multigraphs are left to NetworkX.",

@@ -10,6 +10,7 @@ unwrapped run's time is printed beside it.
 
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --gpus 2
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --workers processes
+    python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --shared --cprofile 25
     mpirun -n 2 python benchmarks/profile_multi_gpu.py --scale 22 --mpi
 
 With ``--workers processes`` rank 0 runs here and the others in worker
@@ -36,6 +37,7 @@ import frontier.multi.communicator as communicator
 import frontier.multi.enactor as enactor
 import frontier.multi.exchange as exchange
 import frontier.multi.mpi as mpi
+import frontier.multi.output_exchange as output_exchange
 import frontier.multi.processes as processes
 import frontier.multi.view as view
 from frontier.bench.harness import bc_seed
@@ -94,6 +96,8 @@ def main() -> None:
     parser.add_argument("--duplication", default="all")
     parser.add_argument("--workers", default="threads", choices=("threads", "processes"))
     parser.add_argument("--cpu", action="store_true", help="virtual CPU devices (a smoke run)")
+    parser.add_argument("--shared", action="store_true",
+                        help="the --gpus parts all on device 0 (issue 27)")
     parser.add_argument("--mpi", action="store_true",
                         help="one process per device, under mpirun (devices='mpi')")
     parser.add_argument("--cprofile", type=int, metavar="N",
@@ -106,7 +110,7 @@ def main() -> None:
     else:
         base = "cpu" if args.cpu else "cuda"
         rank, home, count = 0, f"{base}:0", args.gpus
-        devices = [f"{base}:{i}" for i in range(args.gpus)]
+        devices = [f"{base}:{0 if args.shared else i}" for i in range(args.gpus)]
     G = fr.generators.kronecker(args.scale, 16, seed=0, device=home, progress=False)
     source = int(fr.to_numpy(G.out_degree()).argmax())
     kind, run = PRIMITIVES[args.primitive]
@@ -118,8 +122,11 @@ def main() -> None:
     run(G, source, **options)
     plain = run(G, source, **options)
 
-    if args.cprofile:
+    if args.cprofile and args.mpi:
         _host_profile(run, G, source, options, rank, args.cprofile)
+        return
+    if args.cprofile:
+        _thread_profile(run, G, source, options, args.cprofile)
         return
     rank_plain = enactor.run_rank
 
@@ -137,6 +144,13 @@ def main() -> None:
     _timed(exchange.Exchange, "_refresh", "exchange: refresh (gather, scatter)")
     _timed(exchange.Exchange, "_next_frontier", "exchange: next frontier")
     _timed(exchange.Exchange, "agree", "agree on stopping")
+    output = output_exchange.OutputExchange
+    _timed(output, "synchronize", "output boundary: rest")
+    _timed(output, "_split", "output boundary: split by owner")
+    _timed(output, "_combine", "output boundary: combine offers")
+    _timed(output, "_changed", "output boundary: changed slots")
+    _timed(output, "_push_refreshes", "output boundary: refresh copies")
+    _timed(output, "_alltoall", "output boundary: alltoall")
     _timed(view.PartView, "reduce", "reductions")
     _timed(view.PartView, "vertex_sum", "reductions")
     _timed(communicator.LocalCommunicator, "_exchange", "collective (barriers, peer copies)")
@@ -175,6 +189,35 @@ def _host_profile(run, G, source, options, rank: int, top: int) -> None:
         stats = pstats.Stats(profile)
         stats.sort_stats("tottime").print_stats(top)
         stats.sort_stats("cumulative").print_stats("frontier|primitives", top)
+
+
+def _thread_profile(run, G, source, options, top: int) -> None:
+    """One more run with rank 0's thread under cProfile; prints its ``top``
+    functions by own time and Frontier's by cumulative time."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    rank_plain = enactor.run_rank
+
+    def run_rank(*arguments, **keywords):
+        communicator = keywords["communicator"] if "communicator" in keywords else arguments[4]
+        if communicator.rank != 0:
+            return rank_plain(*arguments, **keywords)
+        profile.enable()
+        try:
+            return rank_plain(*arguments, **keywords)
+        finally:
+            profile.disable()
+
+    enactor.run_rank = run_rank
+    result = run(G, source, **options)
+    enactor.run_rank = rank_plain
+    print(f"{result.elapsed_s * 1e3:.2f} ms with rank 0 under cProfile, "
+          f"{result.iterations} iterations")
+    stats = pstats.Stats(profile)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats("frontier|primitives", top)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ BC and PageRank declare nothing, so they have the snapshot boundary only.
 Each record holds the median time over roots (each root's median of
 ``--repeat`` runs after a warm-up; CUDA events), the bytes exchanged per
 call, the iterations, the device memory pool's size after the runs (the
-parts included: the pool is emptied before each configuration), and for BFS
+parts included: the pool's free blocks are released before each
+configuration; parts are built once per part count and graph), and for BFS
 and SSSP a lower bound on the bytes: the pairs (part, vertex) where a vertex
 reached from a part's own vertices is owned by another part, times the bytes
 of one entry (a 4-byte id plus the declared values).
@@ -71,7 +72,6 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     work = frontier_workload(primitive, graph, seed, settings, parts)
     sources = roots if work.rooted else [None]
     pool = device.xp.get_default_memory_pool() if device.is_gpu else None
-    graph.release_parts()
     if pool is not None:
         pool.free_all_blocks()
     declared = declaring_class(primitive) if primitive in DECLARING else None
@@ -141,37 +141,40 @@ def main(argv: list[str] | None = None) -> int:
           "bound MB | pool GiB | iterations |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for scale in args.kronecker:
-        records = []
         plain = fr.generators.kronecker(scale=scale, seed=args.seed, device=device)
         weighted = fr.generators.kronecker(scale=scale, seed=args.seed, weights=(1, 64),
                                            device=device)
         roots = pick_roots(plain, args.roots, args.seed)
-        for primitive in args.primitives.split(","):
-            graph = weighted if primitive == "sssp" else plain
-            single = None
-            for duplication in args.duplication.split(","):
-                for parts in [1, *args.parts]:
-                    if parts == 1 and single is not None:
+        path = Path(args.results) / f"{date:%Y%m%dT%H%M%SZ}_shared-parts-kronecker-{scale}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        records, single = [], {}
+        primitives = args.primitives.split(",")
+        # parts outermost, so that every primitive on a graph reuses its parts
+        for parts, duplication in [(1, None), *((p, d) for p in args.parts
+                                                 for d in args.duplication.split(","))]:
+            for graph in (plain, weighted):
+                for primitive in primitives:
+                    if (graph is weighted) != (primitive == "sssp"):
                         continue
                     for boundary in boundaries(primitive, parts):
-                        fields = run_config(graph, primitive, parts, duplication, boundary,
-                                            roots, args.repeat, args.seed)
-                        single = fields if parts == 1 else single
+                        fields = run_config(graph, primitive, parts, duplication or "all",
+                                            boundary, roots, args.repeat, args.seed)
+                        single.setdefault(primitive, fields)
                         record = {"primitive": primitive, "graph": f"kronecker-{scale}",
                                   "scale": scale, "vertices": graph.num_vertices,
                                   "edges": graph.num_edges, "device": describe_device(device),
                                   "devices": [device.name] * parts, "num_devices": parts,
-                                  "duplication": None if parts == 1 else duplication,
-                                  "boundary": boundary, "roots": roots, "repeat": args.repeat,
-                                  "ratio_to_one_part": fields["time_ms"] / single["time_ms"],
+                                  "duplication": duplication, "boundary": boundary,
+                                  "roots": roots, "repeat": args.repeat,
+                                  "ratio_to_one_part":
+                                      fields["time_ms"] / single[primitive]["time_ms"],
                                   **fields, "date": date.isoformat(), "command": command,
                                   "versions": versions()}
                         records.append(record)
                         print(_row(record), flush=True)
-            graph.release_parts()
-        path = Path(args.results) / f"{date:%Y%m%dT%H%M%SZ}_shared-parts-kronecker-{scale}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(records, indent=1, default=_plain) + "\n")
+                        # written after every record: a run cut short keeps what it measured
+                        path.write_text(json.dumps(records, indent=1, default=_plain) + "\n")
+                graph.release_parts()
     return 0
 
 

@@ -12,6 +12,7 @@ from .graph import Graph, index_dtype
 from .io import read_graph, read_parts, write_graph
 from .memory import DeviceMemoryError
 from .multi.distributed import DistributedGraph
+from .multi.output_exchange import DeclarationError
 from .operators import (
     advance,
     claim,
@@ -28,7 +29,8 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph", "Primitive", "Result",
+    "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph",
+    "Primitive", "Result",
     "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
     "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
     "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",

@@ -126,7 +126,9 @@ def _run(args, comm) -> int:
     if args.partition is not None:
         kwargs["partition"] = args.partition
     if "source" in inspect.signature(function).parameters:
-        kwargs["source"] = args.source
+        # a node: an edge list's own id when it was relabelled on reading
+        first = 0 if graph.node_labels is None else graph.node_labels[0]
+        kwargs["source"] = first if args.source is None else args.source
     result = function(graph, **kwargs)
     if result is None:
         return 0  # an MPI rank other than 0: rank 0 reports
@@ -209,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--weighted", action="store_true",
                      help="Kronecker only: integer weights 1..64")
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--source", type=int, default=0)
+    run.add_argument("--source", type=int, help="start node, as the graph file names it "
+                     "(default: the first vertex)")
     run.add_argument("--devices", help="K devices, a comma-separated list of names, or mpi "
                      "(one device per MPI rank, under mpirun)")
     run.add_argument("--partition", help="partitioner for multi-device runs: random, "

@@ -77,6 +77,23 @@ def check_params(primitive: type[Primitive], params: dict) -> None:
         raise TypeError(f"{primitive.__name__} needs option(s) {missing}")
 
 
+def params_by_vertex_id(primitive: type[Primitive], graph, params: dict) -> dict:
+    """``params`` with each option the primitive names in
+    ``vertex_parameters`` turned from the caller's node into its vertex id,
+    on a graph with ``node_labels``; elsewhere nodes are the ids already
+    (a :class:`~frontier.multi.distributed.DistributedGraph` has no labels).
+
+    Raises
+    ------
+    ValueError
+        If such an option is not a node of the graph.
+    """
+    if graph.node_labels is None:
+        return params
+    return {**params, **{name: graph.vertex_id(params[name], name)
+                         for name in primitive.vertex_parameters if name in params}}
+
+
 def enact(
     primitive: type[Primitive],
     graph: Graph,
@@ -129,16 +146,20 @@ def enact(
         primitive that does not fit raises :class:`~frontier.DeviceMemoryError`
         before the run (the operators' temporaries are not counted).
     **params : passed to the primitive.
+        On a graph with ``node_labels``, those the primitive names in
+        ``vertex_parameters`` (a source) are nodes, turned into vertex ids
+        here (:func:`params_by_vertex_id`).
 
     Returns
     -------
     Result or None
         In the caller's vertex ids, on the (first) device it ran on, named
         in ``devices``; a multi-device run also fills ``partition``,
-        ``exchanged_bytes`` and ``exchange_s``. Under ``devices="mpi"`` rank
-        0 gets the result and the other ranks ``None``.
+        ``exchanged_bytes`` and ``exchange_s``. Its ``node_labels`` are the
+        graph's, so that ``to_dict`` keys it by node. Under
+        ``devices="mpi"`` rank 0 gets the result and the other ranks ``None``.
     """
-    from .multi.distributed import DistributedGraph, enact_distributed
+    from .multi.distributed import DistributedGraph
 
     if not isinstance(graph, (Graph, DistributedGraph)):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
@@ -149,6 +170,22 @@ def enact(
         raise ValueError("workers='processes' starts one process per device of a "
                          "frontier.Graph; devices='mpi' and distributed graphs already run "
                          "one process (or thread) per part: leave workers='threads'")
+    params = params_by_vertex_id(primitive, graph, params)
+    result = _run(primitive, graph, devices=devices, partition=partition,
+                  partition_seed=partition_seed, duplication=duplication,
+                  communication=communication, workers=workers,
+                  max_iterations=max_iterations, limit=limit, params=params)
+    if result is not None:
+        result.node_labels = graph.node_labels
+    return result
+
+
+def _run(primitive, graph, *, devices, partition, partition_seed, duplication,
+         communication, workers, max_iterations, limit, params) -> Result | None:
+    """:func:`enact`'s run once its options are checked: on a distributed
+    graph, under MPI, on several devices or on one."""
+    from .multi.distributed import DistributedGraph, enact_distributed
+
     if isinstance(graph, DistributedGraph):
         return enact_distributed(primitive, graph, devices=devices, partition=partition,
                                  partition_seed=partition_seed, duplication=duplication,

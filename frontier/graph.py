@@ -1,6 +1,9 @@
 """The graph: CSR out-edges, CSC in-edges on demand, optional weights.
 
-Vertex ids are ``0 .. num_vertices-1``. Column ids are int32 while they fit,
+Vertex ids are ``0 .. num_vertices-1``; a graph whose nodes are other
+values (a NetworkX graph with string nodes, an edge list with sparse ids)
+keeps them in ``node_labels``, and :meth:`Graph.vertex_id` turns one into
+its id. Column ids are int32 while they fit,
 int64 beyond; offsets are int64. An undirected graph stores each edge in both
 directions (a self loop once), so its CSR is also its CSC. Parallel edges are
 kept unless ``deduplicate=True``: the graph is a multigraph, as NetworkX's
@@ -14,11 +17,25 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .device import Device, get_device, to_numpy
+from .networkx_arcs import networkx_arcs
+from .relabel import relabel as relabel_ids
 from .slots import SlotTable
 
 INT32_MAX = np.iinfo(np.int32).max
 #: Arcs a whole-graph pass over the arcs takes at a time (a few int64 each).
 ARC_BATCH = 1 << 26
+
+
+def check_vertex(graph_or_count, vertex, name: str = "source") -> int:
+    """``vertex`` as an int, or ValueError if it is not a vertex id below the
+    graph's vertex count (a :class:`Graph` or an int)."""
+    count = graph_or_count if isinstance(graph_or_count, (int, np.integer)) \
+        else graph_or_count.num_vertices
+    if isinstance(vertex, bool) or not isinstance(vertex, (int, np.integer)):
+        raise ValueError(f"{name}={vertex!r} must be an integer vertex id")
+    if not 0 <= int(vertex) < count:
+        raise ValueError(f"{name}={vertex} is out of range for a graph of {count} vertices")
+    return int(vertex)
 
 
 def index_dtype(count: int):
@@ -56,6 +73,10 @@ class Graph:
         One weight per arc, or ``None`` for an unweighted graph.
     directed : bool
     device : Device
+    node_labels : list or None
+        The caller's node of each vertex (``node_labels[i]`` is vertex
+        ``i``), for graphs whose nodes are not the ids ``0 .. n-1``;
+        ``None`` when vertex ``k`` is the caller's node ``k``.
     vertex_slots : SlotTable or None
         For a part of a larger graph (a multi-device run with
         ``duplication="one_hop"``), the caller's id of each vertex slot;
@@ -76,6 +97,9 @@ class Graph:
     #: same devices (see release_parts)
     _parts: dict = field(default_factory=dict, repr=False)
     _max_out_degree: int | None = field(default=None, repr=False)
+    #: (node_labels, {label: id}), built on the first vertex_id; rebuilt
+    #: when node_labels is replaced
+    _label_index: tuple | None = field(default=None, repr=False)
 
     # construction -----------------------------------------------------------------
 
@@ -91,6 +115,7 @@ class Graph:
         deduplicate: bool = False,
         remove_self_loops: bool = False,
         vertex_dtype=None,
+        relabel: bool = False,
         device: str | Device | None = None,
     ) -> Graph:
         """Build a graph from edge endpoint arrays.
@@ -98,7 +123,11 @@ class Graph:
         Parameters
         ----------
         src, dst : integer arrays of equal length
-            Edge ``i`` goes from ``src[i]`` to ``dst[i]``.
+            Edge ``i`` goes from ``src[i]`` to ``dst[i]``. The values are
+            the vertex ids ``0 .. n-1``: ids with gaps (``0, 5, 1000``) make
+            a graph whose vertices in the gaps have no edges (they are
+            vertices all the same: PageRank ranks them, CC counts each as a
+            component). With ``relabel=True`` they are nodes instead.
         weights : array, optional
             One finite weight per edge (integer or floating point).
         num_vertices : int, optional
@@ -113,25 +142,54 @@ class Graph:
             The dtype of the stored vertex ids (``columns``). ``None`` picks
             int32 while the ids fit, int64 beyond 2**31 - 1 vertices; int64
             can be forced (int32 for too many vertices is a ValueError).
+        relabel : bool
+            Take the values of ``src`` and ``dst`` as nodes, any integers
+            (negative, sparse, beyond int32): the graph's vertices are the
+            distinct values that occur, numbered in increasing order, and
+            ``node_labels`` holds them (``None`` when they are exactly
+            ``0 .. n-1``). Primitives then take a source as a node, and
+            ``result.to_dict(name)`` keys a result by node.
         device : str or Device, optional
             Where to build and keep the graph (default: the default device).
 
         Raises
         ------
         ValueError
-            On mismatched lengths, non-integer ids, an endpoint outside
-            ``[0, num_vertices)``, or a non-finite weight.
+            On mismatched lengths, non-integer ids, a negative id or one
+            outside ``[0, num_vertices)`` (unless ``relabel``), a
+            ``num_vertices`` with ``relabel``, or a non-finite weight.
 
         Examples
         --------
         >>> G = Graph.from_edges([0, 1], [1, 2], device="cpu")
         >>> G.num_vertices, G.num_edges, G.num_arcs
         (3, 2, 4)
+        >>> G = Graph.from_edges([10, 7], [7, -3], relabel=True, device="cpu")
+        >>> G.num_vertices, G.node_labels, G.vertex_id(10)
+        (3, [-3, 7, 10], 2)
         """
+        return cls._from_arcs(src, dst, weights, num_vertices, directed,
+                              deduplicate=deduplicate, remove_self_loops=remove_self_loops,
+                              vertex_dtype=vertex_dtype, relabel=relabel, device=device)
+
+    @classmethod
+    def _from_arcs(cls, src, dst, weights, num_vertices, directed, *,
+                   both_directions: bool = False, deduplicate: bool = False,
+                   remove_self_loops: bool = False, vertex_dtype=None, relabel: bool = False,
+                   device=None) -> Graph:
+        """:meth:`from_edges`, where ``both_directions`` says that an
+        undirected graph's edges other than self loops are there in both
+        directions already (its arcs), not to be mirrored again."""
         dev = get_device(device)
         xp = dev.xp
         src, dst = dev.asarray(src), dev.asarray(dst)
         _check_endpoints(src, dst)
+        labels = None
+        if relabel:
+            if num_vertices is not None:
+                raise ValueError("relabel=True numbers the ids that occur: leave out "
+                                 f"num_vertices={num_vertices!r}")
+            src, dst, num_vertices, labels = _relabelled(dev, src, dst)
         n = _infer_num_vertices(src, dst, num_vertices)
         if weights is not None:
             weights = dev.asarray(weights)
@@ -140,17 +198,23 @@ class Graph:
             keep = src != dst
             src, dst = src[keep], dst[keep]
             weights = None if weights is None else weights[keep]
+        loops = None  # self loops among the arcs: each is one arc, other edges two
         if not directed:
-            src, dst, weights = _symmetrize(xp, src, dst, weights)
+            if not deduplicate:  # they are the input's
+                loops = int(xp.count_nonzero(src == dst))
+            if not both_directions:
+                src, dst, weights = _symmetrize(xp, src, dst, weights)
         offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate,
                                                _vertex_dtype(vertex_dtype, n))
         num_arcs = len(columns)
         if directed:
             num_edges = num_arcs
         else:
-            loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
+            if loops is None:
+                loops = int(xp.count_nonzero(columns == _row_ids(xp, offsets, 0, num_arcs)))
             num_edges = (num_arcs + loops) // 2
         graph = cls(offsets, columns, weights, bool(directed), dev, num_edges)
+        graph.node_labels = labels
         if deduplicate and remove_self_loops:
             graph._simple = True
         return graph
@@ -159,24 +223,55 @@ class Graph:
     def from_networkx(cls, graph, weight: str | None = "weight", *, device=None) -> Graph:
         """Build from a NetworkX graph (any of the four graph classes).
 
-        Nodes are numbered in ``graph.nodes`` order; ``node_labels`` keeps the
-        original nodes. With ``weight`` set, an edge without that attribute has
-        weight 1 (NetworkX's convention); ``weight=None`` gives an unweighted graph.
+        Parameters
+        ----------
+        graph : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
+        weight : str or None
+            The edge attribute that holds the weight; an edge without it
+            weighs 1 (NetworkX's convention). ``None`` gives an unweighted graph.
+        device : str or Device, optional
+            Where to build and keep the graph (default: the default device).
+
+        Returns
+        -------
+        Graph
+            How nodes become vertex ids:
+
+            * nodes that are exactly the integers ``0 .. n-1`` (Python or
+              NumPy ints, not bools), inserted in any order, keep their
+              values: node ``k`` is vertex ``k``, and ``node_labels`` is
+              ``None``;
+            * any other nodes are numbered in ``graph.nodes`` order, and
+              ``node_labels[i]`` is the node of vertex ``i``. Primitives
+              then take their vertices (a source, the keys of PageRank's
+              dicts) as nodes, and ``result.to_dict(name)`` keys a result
+              by node.
+
+            Every edge of a multigraph is an arc of its own (parallel edges
+            are kept), and self loops are kept. Weights are int64 when every
+            value is an integer, else float64.
+
+        Raises
+        ------
+        TypeError
+            If ``graph`` is not a NetworkX graph.
+        ValueError
+            If a weight is not finite, or is a value that NumPy cannot read
+            as a number (a string such as ``"2.5"`` reads as 2.5).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = Graph.from_networkx(nx.DiGraph([(2, 0), (0, 1)]), device="cpu")
+        >>> G.node_labels is None, G.columns.tolist()
+        (True, [1, 0])
+        >>> Graph.from_networkx(nx.path_graph("abc"), device="cpu").node_labels
+        ['a', 'b', 'c']
         """
-        nodes = list(graph.nodes)
-        index = {node: i for i, node in enumerate(nodes)}
-        m = graph.number_of_edges()
-        src = np.fromiter((index[u] for u, _ in graph.edges()), dtype=np.int64, count=m)
-        dst = np.fromiter((index[v] for _, v in graph.edges()), dtype=np.int64, count=m)
-        weights = None
-        if weight is not None and m > 0:
-            values = [data.get(weight, 1) for *_, data in graph.edges(data=True)]
-            weights = np.asarray(values)
-            if weights.dtype == object or weights.dtype.kind not in "iuf":
-                weights = weights.astype(np.float64)
-        G = cls.from_edges(src, dst, weights, len(nodes), graph.is_directed(), device=device)
-        if nodes != list(range(len(nodes))):
-            G.node_labels = nodes
+        labels, src, dst, weights, both_directions = networkx_arcs(graph, weight)
+        G = cls._from_arcs(src, dst, weights, len(graph), graph.is_directed(),
+                           both_directions=both_directions, device=device)
+        G.node_labels = labels
         return G
 
     @classmethod
@@ -219,6 +314,53 @@ class Graph:
     @property
     def is_weighted(self) -> bool:
         return self.weights is not None
+
+    def vertex_id(self, node, name: str = "vertex") -> int:
+        """The vertex id of the caller's ``node``: its position in
+        ``node_labels`` on a graph that has them, else ``node`` itself.
+
+        Raises
+        ------
+        ValueError
+            If ``node`` is not a node of the graph (the message names
+            ``name``, e.g. ``"source"``).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = Graph.from_networkx(nx.path_graph(["a", "b", "c"]), device="cpu")
+        >>> G.vertex_id("c")
+        2
+        """
+        labels = self.node_labels
+        if labels is None:
+            return check_vertex(self, node, name)
+        if self._label_index is None or self._label_index[0] is not labels:
+            self._label_index = (labels, dict(zip(labels, range(len(labels)))))
+        try:
+            return self._label_index[1][node]
+        except (KeyError, TypeError):  # TypeError: unhashable, so no label
+            raise ValueError(f"{name}={node!r} is not a node of the graph: its vertices are "
+                             f"named by node_labels, such as {list(labels[:3])!r}") from None
+
+    def node(self, vertex: int):
+        """The caller's node of vertex id ``vertex``: ``node_labels[vertex]``
+        on a graph that has them, else ``vertex`` itself; what a primitive
+        takes as a source (:meth:`vertex_id` goes the other way).
+
+        Raises
+        ------
+        ValueError
+            If ``vertex`` is not a vertex id of the graph.
+
+        Examples
+        --------
+        >>> G = Graph.from_edges([10, 7], [7, -3], relabel=True, device="cpu")
+        >>> G.node(0), Graph.from_edges([0], [1], device="cpu").node(1)
+        (-3, 1)
+        """
+        vertex = check_vertex(self, vertex, "vertex")
+        return vertex if self.node_labels is None else self.node_labels[vertex]
 
     def out_degree(self):
         """Out-degree of every vertex (a device array)."""
@@ -280,14 +422,19 @@ class Graph:
 
     def with_edges(self, src, dst, weights=None, num_vertices: int | None = None,
                    directed: bool | None = None) -> Graph:
-        """A new graph of the arcs ``src -> dst`` built where this one lives
-        (``from_edges`` on this graph's device), so that a primitive can
-        derive a graph without naming a device. ``num_vertices`` and
-        ``directed`` default to this graph's."""
-        return Graph.from_edges(src, dst, weights,
-                                self.num_vertices if num_vertices is None else num_vertices,
-                                self.directed if directed is None else directed,
-                                device=self.device)
+        """A new graph of the arcs ``src -> dst`` (vertex ids) built where
+        this one lives (``from_edges`` on this graph's device), so that a
+        primitive can derive a graph without naming a device.
+        ``num_vertices`` and ``directed`` default to this graph's; with the
+        same vertices, the new graph has this one's ``node_labels`` too."""
+        same = num_vertices is None or num_vertices == self.num_vertices
+        graph = Graph.from_edges(src, dst, weights,
+                                 self.num_vertices if num_vertices is None else num_vertices,
+                                 self.directed if directed is None else directed,
+                                 device=self.device)
+        if same:
+            graph.node_labels = self.node_labels
+        return graph
 
     def simplified(self) -> Graph:
         """This graph without self loops and parallel arcs (the lightest of a
@@ -438,12 +585,26 @@ def _check_endpoints(src, dst) -> None:
             raise ValueError(f"{name} must hold integer vertex ids, got dtype {ids.dtype}")
 
 
+def _relabelled(dev: Device, src, dst):
+    """``src`` and ``dst`` as the positions of their values among the
+    distinct values that occur, sorted; the vertex count; and those values
+    as a list (``None`` when they are ``0 .. n-1`` already)."""
+    ends = [to_numpy(src), to_numpy(dst)]
+    for values in ends:
+        if values.dtype == np.uint64 and len(values) and values.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"edge endpoint {values.max()} is beyond int64: relabel=True "
+                             "takes ids from -2**63 to 2**63 - 1")
+    ids, n, labels = relabel_ids(np.concatenate([values.astype(np.int64) for values in ends]))
+    return dev.asarray(ids[:len(src)]), dev.asarray(ids[len(src):]), n, labels
+
+
 def _infer_num_vertices(src, dst, num_vertices) -> int:
     if len(src):
         low = int(min(src.min(), dst.min()))
         high = int(max(src.max(), dst.max()))
         if low < 0:
-            raise ValueError(f"edge endpoint {low} is negative: vertex ids start at 0")
+            raise ValueError(f"edge endpoint {low} is negative: vertex ids start at 0 "
+                             "(relabel=True takes any integers as nodes)")
     else:
         high = -1
     if num_vertices is None:
@@ -504,9 +665,15 @@ def sorted_arc_keys(xp, key, weights, deduplicate: bool):
     that first one of each run."""
     order = None
     if weights is not None:
-        order = xp.argsort(weights, kind="stable")
-        order = order[xp.argsort(key[order], kind="stable")]
-        key = key[order]
+        order = xp.argsort(key, kind="stable")
+        sorted_key = key[order]
+        if len(key) > 1 and bool((sorted_key[1:] == sorted_key[:-1]).any()):
+            # Parallel arcs: sort by weight first, so that the stable key
+            # sort puts the lightest of each run first.
+            order = xp.argsort(weights, kind="stable")
+            order = order[xp.argsort(key[order], kind="stable")]
+            sorted_key = key[order]
+        key = sorted_key
     else:
         key.sort()
     if deduplicate and len(key):
@@ -520,14 +687,24 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     """Sort arcs by (source, destination) and compress the sources.
 
     Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
-    keys in place (no permutation array), and the row offsets are found by
+    keys in place (no permutation array). The row offsets are the running
+    sum of the row counts on the host without ``deduplicate``, else found by
     binary search in the sorted keys rather than by materialising row ids.
     """
     width = max(n, 1)
-    key = src.astype(np.int64) * width + dst
+    src = src.astype(np.int64, copy=False)
+    key = src * width + dst
+    # Without deduplication a row holds all its arcs: on the host, count
+    # them (one pass) rather than search the sorted keys for each row's
+    # first (a GPU searches in parallel; CuPy's bincount needs n > 0).
+    counts = np.bincount(src, minlength=n) if xp is np and not deduplicate else None
     del src, dst
     key, order = sorted_arc_keys(xp, key, weights, deduplicate)
-    offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
+    if counts is None:
+        offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
+    else:
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
     columns = (key % width).astype(vertex_dtype)
     return offsets.astype(np.int64), columns, None if order is None else weights[order]
 

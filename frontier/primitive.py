@@ -26,23 +26,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .frontier import Frontier
-from .graph import Graph, index_dtype
+from .graph import Graph, check_vertex, index_dtype
 from .kernels.fill import fill as fill_array
 from .result import Result
 
 REDUCTIONS = ("sum", "min", "max")
-
-
-def check_vertex(graph_or_count, vertex, name: str = "source") -> int:
-    """``vertex`` as an int, or ValueError if it is not a vertex id below the
-    graph's vertex count (a :class:`Graph` or an int)."""
-    count = graph_or_count if isinstance(graph_or_count, (int, np.integer)) \
-        else graph_or_count.num_vertices
-    if isinstance(vertex, bool) or not isinstance(vertex, (int, np.integer)):
-        raise ValueError(f"{name}={vertex!r} must be an integer vertex id")
-    if not 0 <= int(vertex) < count:
-        raise ValueError(f"{name}={vertex} is out of range for a graph of {count} vertices")
-    return int(vertex)
 
 
 class WholeGraph:
@@ -92,6 +80,10 @@ class Primitive:
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None
+    #: the options that name one vertex each (a source): on a graph with
+    #: ``node_labels`` the caller names it by node, and the enactor hands
+    #: the primitive its vertex id (:meth:`Graph.vertex_id`)
+    vertex_parameters: tuple[str, ...] = ()
 
     def __init__(self, graph: Graph, **params):
         self.graph = graph

@@ -16,6 +16,7 @@ import numpy as np
 from .graph import _symmetrize
 from .progress import Progress
 from .ranges import concatenated_ranges
+from .relabel import relabel as _relabel
 
 
 def _is_space(chars):
@@ -297,19 +298,3 @@ def edge_list(text: Text, directed):
     weights = text.finite(values[:, 2], lines) if ncols == 3 else None
     directed = True if directed is None else bool(directed)
     return ids[:, 0], ids[:, 1], weights, n, directed, labels
-
-
-def _relabel(ids):
-    """Map ids to ``0..n-1`` in sorted order; labels are None if ids already are that."""
-    if not ids.size:
-        return ids, 0, None
-    low, high = int(ids.min()), int(ids.max())
-    if low >= 0 and high < 2 * ids.size + 1024:  # dense ids: a presence table beats sorting
-        present = np.zeros(high + 1, dtype=bool)
-        present[ids] = True
-        if present.all():
-            return ids, high + 1, None
-        labels = np.flatnonzero(present)
-        return (np.cumsum(present) - 1)[ids], len(labels), labels.tolist()
-    labels, inverse = np.unique(ids, return_inverse=True)
-    return inverse.reshape(ids.shape), len(labels), labels.tolist()

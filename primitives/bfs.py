@@ -23,9 +23,12 @@ class BFSResult(fr.Result):
     depth: object
     predecessor: object
 
+    vertex_fields = ("predecessor",)
+
 
 class BFS(fr.Primitive):
     parameters = ("source",)
+    vertex_parameters = ("source",)
     # Unreached is -1 and a vertex is found on one level only (copies are
     # refreshed between levels), so an offer only ever replaces -1: max.
     # A predecessor is right only with the depth it was found at.
@@ -56,8 +59,8 @@ def bfs(G: fr.Graph, source: int = 0, **options) -> BFSResult:
     Parameters
     ----------
     G : frontier.Graph
-    source : int
-        The start vertex.
+    source : int or node
+        The start vertex: a node of ``G.node_labels`` when ``G`` has them.
     **options
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).

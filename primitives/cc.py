@@ -37,6 +37,8 @@ class CCResult(fr.Result):
 
     labels: object
 
+    vertex_fields = ("labels",)
+
 
 class ConnectedComponents(fr.Primitive):
     parameters = ()

@@ -160,8 +160,8 @@ def dobfs(G: fr.Graph, source: int = 0, *, rule: str = "beamer", alpha: float = 
     ----------
     G : frontier.Graph
         Directed or undirected; pull walks in-edges (``G.in_edges()``).
-    source : int
-        The start vertex.
+    source : int or node
+        The start vertex: a node of ``G.node_labels`` when ``G`` has them.
     rule : ``"beamer"`` or ``"gunrock"``
         The switch rule (see the module docstring).
     alpha, beta : float

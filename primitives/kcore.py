@@ -142,6 +142,23 @@ def _core_numbers(G: fr.Graph, options: dict) -> CoreResult:
     return fr.enact(CoreNumbers, _peeling_graph(G), **options)
 
 
+def _given_cores(G: fr.Graph, core_number) -> np.ndarray:
+    """Core numbers per vertex from NetworkX's dict by node or an array."""
+    if isinstance(core_number, dict):
+        core = np.full(G.num_vertices, np.iinfo(np.int64).min, dtype=np.int64)
+        for node, value in core_number.items():
+            try:
+                core[G.vertex_id(node)] = value
+            except ValueError:  # not a node of G: NetworkX's subgraph drops it
+                continue
+        return core
+    core = np.asarray(fr.to_numpy(core_number)).reshape(-1)
+    if len(core) != G.num_vertices:
+        raise ValueError(f"core_number has {len(core)} entries, expected one per "
+                         f"vertex ({G.num_vertices})")
+    return core
+
+
 def k_core(G: fr.Graph, k: int | None = None, core_number=None, **options) -> fr.Graph:
     """The k-core of ``G``, as ``networkx.k_core``: the subgraph induced by
     the vertices of core number at least ``k``.
@@ -151,8 +168,10 @@ def k_core(G: fr.Graph, k: int | None = None, core_number=None, **options) -> fr
     G : frontier.Graph
     k : int, optional
         The order of the core; by default the largest core number (the main core).
-    core_number : array-like, optional
-        Precomputed core numbers, one per vertex (else :func:`core_number` runs).
+    core_number : dict or array-like, optional
+        Precomputed core numbers: NetworkX's dict by node (nodes not in ``G``
+        are ignored, missing ones are outside every core), or one per vertex
+        (else :func:`core_number` runs).
     **options
         Enactor options, for :func:`core_number`.
 
@@ -170,7 +189,7 @@ def k_core(G: fr.Graph, k: int | None = None, core_number=None, **options) -> fr
     networkx.NetworkXNotImplemented
         If ``G`` has a self loop.
     ValueError
-        If ``core_number`` does not have one entry per vertex.
+        If an array ``core_number`` does not have one entry per vertex.
 
     Examples
     --------
@@ -184,12 +203,10 @@ def k_core(G: fr.Graph, k: int | None = None, core_number=None, **options) -> fr
         core = fr.to_numpy(_core_numbers(G, options).core)
     else:
         _peeling_graph(G)  # NetworkX refuses self loops even with core numbers given
-        core = np.asarray(fr.to_numpy(core_number)).reshape(-1)
-        if len(core) != G.num_vertices:
-            raise ValueError(f"core_number has {len(core)} entries, expected one per "
-                             f"vertex ({G.num_vertices})")
-    if k is None:
-        k = core.max() if len(core) else 0
+        core = _given_cores(G, core_number)
+    if k is None:  # NetworkX's main core: the largest core number given
+        k = max(core_number.values()) if isinstance(core_number, dict) else \
+            (core.max() if len(core) else 0)
     members = np.flatnonzero(core >= k)
     renumber = np.full(G.num_vertices, -1, dtype=np.int64)
     renumber[members] = np.arange(len(members))

@@ -30,6 +30,8 @@ import numpy as np
 
 import frontier as fr
 
+from .vectors import check_numbers, distribution
+
 
 @dataclass
 class PageRankResult(fr.Result):
@@ -101,51 +103,6 @@ class PageRank(fr.Primitive):
         return PageRankResult(self.spread * self.out_weight)
 
 
-def _check_numbers(alpha, max_iter, tol) -> None:
-    """ValueError unless alpha is a finite number, tol a number >= 0 and
-    max_iter an integer >= 0."""
-    for name, value in (("alpha", alpha), ("tol", tol)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
-                or not np.isfinite(value):
-            raise ValueError(f"{name}={value!r} must be a finite number")
-    if tol < 0:
-        raise ValueError(f"tol={tol!r} must be >= 0")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
-        raise ValueError(f"max_iter={max_iter!r} must be an integer >= 0")
-
-
-def _distribution(G: fr.Graph, values: Mapping | None, name: str):
-    """``values`` (keyed by vertex id, or by label if ``G`` has labels) as a
-    host vector normalized to sum 1; for ``None`` the uniform value ``1/n``
-    (the primitive fills it in on the device)."""
-    n = G.num_vertices
-    if values is None:
-        return 1.0 / max(n, 1)
-    if not isinstance(values, Mapping):
-        raise TypeError(f"{name} must be a dict keyed by vertex, got {type(values).__name__}")
-    index = None if G.node_labels is None else \
-        {label: i for i, label in enumerate(G.node_labels)}
-    vector = np.zeros(n)
-    for key, value in values.items():
-        vertex = _vertex_of(key, index, n, name)
-        vector[vertex] = value
-    total = vector.sum()
-    if n and total == 0:
-        raise ZeroDivisionError(f"{name} values sum to 0: at least one must be non-zero")
-    vector /= total
-    return vector
-
-
-def _vertex_of(key, index: dict | None, n: int, name: str) -> int:
-    if index is not None:
-        if key not in index:
-            raise ValueError(f"{name} names {key!r}, which is not a vertex label of the graph")
-        return index[key]
-    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < n:
-        raise ValueError(f"{name} names {key!r}, which is not a vertex id in 0..{n - 1}")
-    return int(key)
-
-
 def pagerank(
     G: fr.Graph,
     alpha: float = 0.85,
@@ -190,9 +147,10 @@ def pagerank(
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).
 
-    Dict keys are vertex ids ``0..n-1``, or the original nodes when ``G`` was
-    built from NetworkX with non-integer (or reordered) nodes
-    (``G.node_labels``).
+    Dict keys are vertex ids ``0..n-1``, or the caller's nodes when ``G``
+    has ``node_labels`` (built from NetworkX nodes other than exactly the
+    integers ``0..n-1``, or by ``from_edges(relabel=True)``);
+    ``result.to_dict("rank")`` keys the ranks the same way.
 
     Returns
     -------
@@ -220,13 +178,13 @@ def pagerank(
     >>> pagerank(G).rank.round(4).tolist()
     [0.3333, 0.3333, 0.3333]
     """
-    _check_numbers(alpha, max_iter, tol)
+    check_numbers(max_iter, tol, alpha=alpha)
     weighted = weight is not None and G.is_weighted
     if weighted:
         G.check_weights("pagerank needs non-negative weights (or weight=None)")
-    teleport = _distribution(G, personalization, "personalization")
-    dangling_weights = teleport if dangling is None else _distribution(G, dangling, "dangling")
-    start = _distribution(G, nstart, "nstart")
+    teleport = distribution(G, personalization, "personalization")
+    dangling_weights = teleport if dangling is None else distribution(G, dangling, "dangling")
+    start = distribution(G, nstart, "nstart")
     return fr.enact(PageRank, G, alpha=alpha, max_iter=max_iter, tol=tol,
                     weighted=weighted, personalization=teleport,
                     dangling=dangling_weights, nstart=start, **options)

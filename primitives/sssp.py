@@ -37,9 +37,12 @@ class SSSPResult(fr.Result):
     distance: object
     predecessor: object
 
+    vertex_fields = ("predecessor",)
+
 
 class SSSP(fr.Primitive):
     parameters = ("source", "delta")
+    vertex_parameters = ("source",)
     # A predecessor is only right together with the distance it was set with.
     communicate = {"distance": "min", "predecessor": fr.follows("distance")}
     # A step returns every vertex it improved (near or far: the split into
@@ -117,8 +120,8 @@ def sssp(G: fr.Graph, source: int = 0, *, delta: float | None = None,
     G : frontier.Graph
         Directed or undirected; integer or floating-point weights, or none
         (every edge then has length 1). Of parallel edges the lightest counts.
-    source : int
-        The start vertex.
+    source : int or node
+        The start vertex: a node of ``G.node_labels`` when ``G`` has them.
     delta : float, optional
         Width of the near/far split (see the module docstring). ``None``
         picks 16 times the mean edge weight; ``math.inf`` expands every

@@ -221,18 +221,27 @@ def wedges(G: fr.Graph, **options) -> Wedges:
 
 
 def _select(values: np.ndarray, G: fr.Graph, nodes, cast):
-    """NetworkX's ``nodes`` convention: all (an array), one vertex (a
-    number), or a container of vertices (a dict)."""
+    """NetworkX's ``nodes`` convention: all (an array), one node (a number),
+    or a container of nodes (a dict by node; others are skipped). Nodes are
+    the graph's (``G.node_labels``, else vertex ids)."""
     if nodes is None:
         return values
-    if isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool) \
-            and 0 <= nodes < G.num_vertices:
-        return cast(values[int(nodes)])
+    vertex = _vertex(G, nodes)
+    if vertex is not None:
+        return cast(values[vertex])
     try:
-        ids = [v for v in nodes if isinstance(v, (int, np.integer)) and 0 <= v < G.num_vertices]
+        chosen = [(node, _vertex(G, node)) for node in nodes]
     except TypeError:
         raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from None
-    return {int(v): cast(values[int(v)]) for v in ids}
+    return {node: cast(values[v]) for node, v in chosen if v is not None}
+
+
+def _vertex(G: fr.Graph, node) -> int | None:
+    """The vertex id of ``node``, or None if it is not a node of ``G``."""
+    try:
+        return G.vertex_id(node)
+    except ValueError:
+        return None
 
 
 def _check_undirected(G: fr.Graph) -> None:
@@ -253,8 +262,9 @@ def triangles(G: fr.Graph, nodes=None, **options):
     ----------
     G : frontier.Graph
         Undirected. Self loops are ignored; parallel edges count once.
-    nodes : int or iterable of int, optional
-        One vertex (its count is returned) or several (a dict).
+    nodes : node or iterable of nodes, optional
+        One node (its count is returned) or several (a dict by node). Nodes
+        are ``G.node_labels`` on a labelled graph, else vertex ids.
     **options
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).
@@ -329,8 +339,8 @@ def average_clustering(G: fr.Graph, nodes=None, weight=None, count_zeros=True,
     ----------
     G : frontier.Graph
         Directed or undirected.
-    nodes : iterable of int, optional
-        Average over these vertices only.
+    nodes : iterable of nodes, optional
+        Average over these nodes only.
     weight : None
         Weighted clustering is not implemented (``NotImplementedError``).
     count_zeros : bool
@@ -354,7 +364,7 @@ def average_clustering(G: fr.Graph, nodes=None, weight=None, count_zeros=True,
     _check_unweighted(weight)
     values = clustering_coefficients(G, **options)
     if nodes is not None:
-        values = values[[int(v) for v in nodes]]
+        values = values[[G.vertex_id(v, "nodes") for v in nodes]]
     values = values.tolist()
     if not count_zeros:
         values = [v for v in values if abs(v) > 0]

@@ -49,7 +49,7 @@ def test_named_graphs(device, name, graph, mode):
     G = fr.Graph.from_networkx(graph, weight=None, device=device)
     nodes = list(graph.nodes)
     for source in range(0, len(nodes), 7):
-        result = dobfs(G, source, direction=mode)
+        result = dobfs(G, nodes[source], direction=mode)  # a labelled graph's source is a node
         np.testing.assert_array_equal(fr.to_numpy(result.depth),
                                       oracle_depths(graph, nodes, source))
         assert_bfs_tree(G, source, result.depth, result.predecessor)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from device_matrix import matrix_tests, process_tests, same_arrays
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import matrix_tests, run_cell
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -78,22 +78,16 @@ def test_backend_matches_networkx(edges):
         assert list(ours.values()) == pytest.approx(list(expected.values()), abs=1e-9)
 
 
-def _run(weighted: bool):
-    def run(G, **options):
-        return edge_betweenness_centrality(G, weight="weight" if weighted else None, **options)
-    return run
+def _edge_bc(G, edges, **options):
+    weight = "weight" if edges.weights is not None else None
+    return edge_betweenness_centrality(G, weight=weight, **options)
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
-                workers="threads"):
-    edges = positive(edges)
-    weighted = edges.weights is not None
-    expected, actual = run_cell(_run(weighted), edges.graph(home), devices, partition,
-                                duplication, communication, home, workers)
-    np.testing.assert_array_equal(fr.to_numpy(actual.src), fr.to_numpy(expected.src))
-    np.testing.assert_array_equal(fr.to_numpy(actual.dst), fr.to_numpy(expected.dst))
-    np.testing.assert_allclose(actual.centrality, expected.centrality, rtol=0, atol=1e-9)
+def _positive_graph(edges, device):
+    return positive(edges).graph(device)
 
 
-(test_edge_bc_on_virtual_devices, test_edge_bc_on_parts_sharing_a_gpu,
- test_edge_bc_in_worker_processes) = matrix_tests(_check_cell)
+_same = same_arrays("src", "dst", "centrality", atol=1e-9)
+(test_edge_bc_on_virtual_devices, test_edge_bc_on_parts_sharing_a_gpu) = \
+    matrix_tests(_edge_bc, _same, _positive_graph)
+test_edge_bc_in_worker_processes = process_tests(_edge_bc, _same, _positive_graph)

@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import EdgeList, edge_lists
+from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
+from frontier import networkx_arcs, object_addresses
 from frontier.device import to_numpy
+from frontier.networkx_arcs import neighbour_positions
 
 
 def reference_arcs(edges: EdgeList, deduplicate=False, remove_self_loops=False):
@@ -208,13 +210,250 @@ def test_networkx_labels_and_weights():
 
 
 def test_networkx_directed_simple():
+    # Nodes 0..n-1 inserted out of order keep their values as vertex ids.
     g = nx.DiGraph([(2, 0), (0, 1)])
     G = fr.Graph.from_networkx(g, device="cpu")
-    assert G.node_labels == [2, 0, 1]
+    assert G.node_labels is None
+    assert csr_rows(G) == {0: [(1, 1)], 2: [(0, 1)]}
     assert G.directed and G.is_weighted
     back = G.to_networkx()
     assert type(back) is nx.DiGraph
     assert sorted(back.edges) == [(0, 1), (2, 0)]
+
+
+def test_networkx_integer_nodes_that_are_not_ids_are_labels():
+    for nodes in ([5, 0, 1], [1, 2, 3], [0, True, 2], [0, 1.0, 2], [0, 2**70, 1]):
+        g = nx.DiGraph()
+        g.add_nodes_from(nodes)
+        g.add_edge(nodes[0], nodes[1])
+        G = fr.Graph.from_networkx(g, device="cpu")
+        assert G.node_labels == nodes
+        assert csr_rows(G) == {0: [(1, 1)]}
+    numpy_ids = nx.path_graph([np.int64(2), np.int32(0), np.uint8(1)])
+    assert fr.Graph.from_networkx(numpy_ids, device="cpu").node_labels is None
+
+
+def reference_from_networkx(graph, weight="weight"):
+    """Graph.from_networkx as it was before it read NetworkX's dicts in C: a
+    Python loop over ``graph.edges``, with today's numbering (nodes that are
+    exactly 0..n-1 are the ids, other nodes labels in ``graph.nodes`` order)."""
+    nodes = list(graph.nodes)
+    is_id = [isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in nodes]
+    labels = None if all(is_id) and set(nodes) == set(range(len(nodes))) else nodes
+    index = {node: node if labels is None else i for i, node in enumerate(nodes)}
+    src = np.array([index[u] for u, _ in graph.edges()], dtype=np.int64)
+    dst = np.array([index[v] for _, v in graph.edges()], dtype=np.int64)
+    weights = None
+    if weight is not None and len(src):
+        weights = np.asarray([data.get(weight, 1) for *_, data in graph.edges(data=True)])
+        if weights.dtype == object or weights.dtype.kind not in "iuf":
+            weights = weights.astype(np.float64)
+    G = fr.Graph.from_edges(src, dst, weights, len(nodes), graph.is_directed(), device="cpu")
+    G.node_labels = labels
+    return G
+
+
+WEIGHT_VALUES = {  # how a random graph's weight attributes look
+    "int": lambda rng: int(rng.integers(0, 9)),
+    "float": lambda rng: float(rng.uniform(0, 9)),
+    "mixed": lambda rng: int(rng.integers(0, 9)) if rng.random() < 0.5 else float(rng.random()),
+    "numeric strings": lambda rng: str(rng.integers(0, 9)),
+    "numpy": lambda rng: np.float32(rng.random()),
+}
+
+
+@st.composite
+def networkx_graphs(draw):
+    """A NetworkX graph of any class from a random edge list (parallel edges
+    and self loops included), its nodes the ids in a random insertion order
+    or labels, some edges without the weight attribute."""
+    edges = draw(edge_lists(max_vertices=25, max_edges=60))
+    multigraph = draw(st.booleans())
+    # "big ints" and "tuples" build a new, equal object each time a node is
+    # named, so a neighbour is often not its node's own object.
+    naming = draw(st.sampled_from(["ids", "strings", "shifted", "big ints", "tuples"]))
+    values = WEIGHT_VALUES[draw(st.sampled_from(sorted(WEIGHT_VALUES)))]
+    missing = draw(st.sampled_from([0.0, 0.3, 1.0]))  # the share of edges without a weight
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    name = {"ids": int, "strings": lambda v: f"v{v}", "shifted": lambda v: int(v) + 7,
+            "big ints": lambda v: int(v) + 10**12, "tuples": lambda v: ("t", int(v))}[naming]
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
+    g = cls[(edges.directed, multigraph)]()
+    g.add_nodes_from(name(v) for v in rng.permutation(edges.num_vertices)[:draw(st.integers(
+        0, edges.num_vertices))])
+    for u, v in zip(edges.src.tolist(), edges.dst.tolist()):
+        g.add_edge(name(u), name(v), **({} if rng.random() < missing else
+                                         {"weight": values(rng)}))
+    g.add_nodes_from(name(v) for v in range(edges.num_vertices))
+    return g
+
+
+def assert_same_graph(G: fr.Graph, expected: fr.Graph) -> None:
+    assert (G.directed, G.num_edges, G.node_labels) == \
+        (expected.directed, expected.num_edges, expected.node_labels)
+    for name in ("offsets", "columns", "weights"):
+        found, wanted = getattr(G, name), getattr(expected, name)
+        assert (found is None) == (wanted is None), name
+        if found is not None:
+            assert found.dtype == wanted.dtype, name
+            np.testing.assert_array_equal(found, wanted, err_msg=name)
+
+
+@given(networkx_graphs(), st.sampled_from(["weight", None, "absent"]))
+def test_networkx_conversion_matches_the_edge_loop(g, weight):
+    assert_same_graph(fr.Graph.from_networkx(g, weight=weight, device="cpu"),
+                      reference_from_networkx(g, weight))
+
+
+@given(networkx_graphs())
+def test_networkx_conversion_without_address_tables(g):
+    # Objects spread over much memory: nodes found by a binary search in
+    # their addresses, an undirected graph's neighbours looked up.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(object_addresses.AddressIndex, "TABLE_BASE", 0)
+        patch.setattr(object_addresses.AddressIndex, "TABLE_PER_ENTRY", 0)
+        patch.setattr(object_addresses, "PARTNER_TABLE_BASE", 0)
+        patch.setattr(object_addresses, "PARTNER_TABLE_PER_ENTRY", 0)
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+class ThinGraph(nx.Graph):
+    """NetworkX's documented memory-saving subclass: every edge shares one
+    data dict, so that dict is under many arcs."""
+
+    all_edge_dict = {"weight": 2}
+
+    def single_edge_dict(self):
+        return self.all_edge_dict
+
+    edge_attr_dict_factory = single_edge_dict
+
+
+class ThinMultiGraph(nx.MultiGraph):
+    """The same for the key dicts of a multigraph: one for every pair of ends."""
+
+    all_key_dict = {}
+
+    def single_key_dict(self):
+        return self.all_key_dict
+
+    edge_key_dict_factory = single_key_dict
+
+
+@given(edge_lists(directed=False, max_vertices=8, max_edges=12),
+       st.sampled_from([ThinGraph, ThinMultiGraph]))
+def test_networkx_graphs_whose_edges_share_a_data_dict(edges, cls):
+    g = cls()
+    ThinMultiGraph.all_key_dict = {}
+    g.add_edges_from(zip(edges.src.tolist(), edges.dst.tolist()))
+    assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+    for pairs in ([(0, 1)], [(0, 0)], [(0, 0), (1, 1)], [(0, 0), (1, 1), (2, 2)]):
+        g = ThinGraph(pairs)
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+def test_undirected_neighbours_are_read_off_the_shared_edge_data(monkeypatch):
+    # An undirected graph's own dicts need no neighbour lookups; a graph
+    # whose edges share a data dict, a view and a directed graph do.
+    looked_up = []
+
+    def lookups(rows, count, nodes):
+        looked_up.append(count)
+        return neighbour_positions(rows, count, nodes)
+
+    monkeypatch.setattr(networkx_arcs, "neighbour_positions", lookups)
+    g = nx.MultiGraph([("a", "b"), ("b", "a"), ("b", "b"), ("c", "a")])
+    assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+    assert looked_up == []
+    for other in (ThinGraph([("a", "b"), ("c", "c"), ("d", "d")]), g.subgraph("ab"),
+                  nx.DiGraph(g)):
+        assert_same_graph(fr.Graph.from_networkx(other, device="cpu"),
+                          reference_from_networkx(other))
+    assert looked_up == [4, 3, 5]
+
+
+def test_shared_edge_data_is_detected():
+    # Rows that NetworkX's own classes never build: their neighbours must be
+    # looked up, not read off the arc that holds the same object.
+    def mirrored(rows):
+        values = np.fromiter((d for row in rows for d in row.values()), object)
+        src = np.repeat(np.arange(len(rows)), [len(row) for row in rows])
+        return networkx_arcs.mirrored_arcs(values, src, rows, range(len(rows)))
+
+    shared, other = {"weight": 1}, {"weight": 2}
+    assert mirrored([{1: shared}, {0: shared, 1: other}]).tolist() == [1, 0, 2]
+    assert mirrored([{1: shared}, {0: shared, 2: shared}, {1: shared}]) is None  # 4 arcs
+    assert mirrored([{1: shared, 2: shared}, {}, {}]) is None  # two in one row
+    assert mirrored([{1: shared}, {}]) is None  # alone, not a self loop
+
+
+def test_partners_of_repeated_addresses():
+    found = np.array([16, 32, 16, 48, 64, 32], np.uintp)
+    assert object_addresses.partners(found).tolist() == [2, 5, 0, 3, 4, 1]
+    assert object_addresses.partners(np.array([16, 16, 16], np.uintp)) is None
+    assert object_addresses.partners(np.zeros(0, np.uintp)).tolist() == []
+    # Units of 16 bytes over 2**40: a table of 2**36 entries is too many, so
+    # they are sorted.
+    spread = np.array([16 + 2**40, 32, 16 + 2**40, 16, 48], np.uintp)
+    assert object_addresses.partners(spread).tolist() == [2, 1, 0, 3, 4]
+    assert object_addresses.partners(np.append(spread, spread[0])) is None
+    # Units of 2**40 (the alignment all offsets share): a table of 2.
+    assert object_addresses.partners(np.array([16, 16 + 2**40], np.uintp)).tolist() == [0, 1]
+
+
+@given(st.lists(st.sampled_from(range(12)), max_size=60), st.integers(1, 12))
+def test_neighbour_positions_are_the_index_lookups(picks, n):
+    # Rows of neighbours, each either the node's own object or an equal copy.
+    nodes = [("n", i) for i in range(n)]
+    rows = [{}, {}, {}]
+    for j, pick in enumerate(p % n for p in picks):
+        rows[j % 3][nodes[pick] if j % 2 else ("n", pick)] = None
+    index = {node: i for i, node in enumerate(nodes)}
+    expected = [index[v] for row in rows for v in row]
+    np.testing.assert_array_equal(neighbour_positions(rows, len(expected), nodes), expected)
+
+
+def test_networkx_weights_must_be_numbers():
+    for value in ("heavy", {"kg": 1}):
+        g = nx.Graph([(0, 1, {"weight": value})])
+        with pytest.raises(ValueError, match="edge attribute 'weight' must hold numbers"):
+            fr.Graph.from_networkx(g, device="cpu")
+    with pytest.raises(ValueError, match="weight of edge 0 is nan"):  # NumPy reads None as NaN
+        fr.Graph.from_networkx(nx.Graph([(0, 1, {"weight": None})]), device="cpu")
+    with pytest.raises(TypeError, match="expected a NetworkX graph, got dict"):
+        fr.Graph.from_networkx({0: [1]}, device="cpu")
+
+
+def test_networkx_views_convert_like_their_graphs():
+    g = nx.MultiDiGraph([(0, 1), (1, 2), (1, 2), (2, 2), (3, 0)])
+    view = nx.subgraph_view(g, filter_node=lambda v: v != 3)
+    copy = nx.MultiDiGraph(view)
+    assert_same_graph(fr.Graph.from_networkx(view, device="cpu"),
+                      fr.Graph.from_networkx(copy, device="cpu"))
+    reverse = g.reverse(copy=False)
+    assert_same_graph(fr.Graph.from_networkx(reverse, device="cpu"),
+                      reference_from_networkx(reverse))
+
+
+def views(g) -> list:
+    """Read-only views of ``g``: a node subgraph, an edge subgraph, and the
+    undirected view of a directed graph or the reverse view of one."""
+    nodes = list(g)[::2]
+    edges = list(g.edges(keys=True) if g.is_multigraph() else g.edges)[::2]
+    found = [g.subgraph(nodes), g.edge_subgraph(edges), nx.restricted_view(g, nodes[:1], [])]
+    if g.is_directed():
+        found += [g.reverse(copy=False), g.to_undirected(as_view=True)]
+    return found
+
+
+@given(networkx_graphs(), st.sampled_from(["weight", None]))
+def test_networkx_views_match_the_edge_loop(g, weight):
+    # The undirected view of a directed graph holds u -> v and v -> u as
+    # one edge whose data is either's: the conversion takes what its edges give.
+    for view in views(g):
+        assert_same_graph(fr.Graph.from_networkx(view, weight=weight, device="cpu"),
+                          reference_from_networkx(view, weight))
 
 
 def test_from_scipy():
@@ -248,6 +487,24 @@ def test_to_device(device):
     assert moved.to(device) is moved
     back = moved.to("cpu")
     assert csr_rows(back) == csr_rows(G)
+
+
+@with_device
+@given(networkx_graphs(), st.booleans())
+def test_conversions_on_a_device_match_the_cpu(device, g, relabel):
+    # from_networkx and from_edges(relabel=True) built on the device (CSR
+    # offsets by binary search there, by counts on the host).
+    G = fr.Graph.from_networkx(g, device=device)
+    assert_same_graph(G.to("cpu"), fr.Graph.from_networkx(g, device="cpu"))
+    if relabel and g.number_of_edges():
+        src, dst, _ = G.to("cpu").edges()
+        sparse = np.array([-5, 3, 10**12])[np.arange(G.num_vertices) % 3] * \
+            (np.arange(G.num_vertices) + 1)
+        for dedupe in (False, True):
+            built = [fr.Graph.from_edges(sparse[src], sparse[dst], directed=True, relabel=True,
+                                         deduplicate=dedupe, device=name).to("cpu")
+                     for name in (device, "cpu")]
+            assert_same_graph(*built)
 
 
 def test_edgeless_and_single_vertex():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from device_matrix import matrix_tests, process_tests, same_arrays
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import matrix_tests, run_cell
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -108,18 +108,38 @@ def test_backend_leaves_attributes_to_networkx():
         nx.core_number(nx.Graph([(0, 0)]), backend="frontier")
 
 
-def _run(G, **options):
-    return core_number(G, **options).to_numpy()
+def _cores(G, edges, **options):
+    return core_number(G, **options)
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
-                workers="threads"):
-    edges = without_loops(edges)
-    expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
-                                communication, home, workers)
-    np.testing.assert_array_equal(actual.core, expected.core)
-    assert actual.core.tolist() == expected_cores(edges)
+def _loopless_graph(edges, device):
+    return without_loops(edges).graph(device)
 
 
-(test_core_numbers_on_virtual_devices, test_core_numbers_on_parts_sharing_a_gpu,
- test_core_numbers_in_worker_processes) = matrix_tests(_check_cell)
+(test_core_numbers_on_virtual_devices, test_core_numbers_on_parts_sharing_a_gpu) = \
+    matrix_tests(_cores, same_arrays("core"), _loopless_graph)
+test_core_numbers_in_worker_processes = process_tests(_cores, same_arrays("core"),
+                                                      _loopless_graph)
+
+
+def test_labelled_graphs_answer_by_node():
+    g = nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"member {v}")
+    d = nx.DiGraph(nx.relabel_nodes(nx.gnp_random_graph(20, 0.2, seed=2, directed=True),
+                                    lambda v: ("v", v)))
+    for graph in (g, d):
+        G = fr.Graph.from_networkx(graph, weight=None, device="cpu")
+        assert core_number(G).to_dict("core") == nx.core_number(graph)
+        cores = nx.core_number(graph)
+        assert sorted(k_core(G, 3, cores).node_labels) == sorted(nx.k_core(graph, 3, cores))
+
+
+def test_with_edges_builds_where_the_graph_lives():
+    """Graph.with_edges, which the k-core, triangle and edge betweenness
+    primitives use to derive graphs without naming a device."""
+    G = fr.Graph.from_edges([0, 1], [1, 2], num_vertices=5, directed=True, device="cpu")
+    G.node_labels = list("abcde")
+    H = G.with_edges([2, 1], [1, 0])
+    assert H.device == G.device and H.directed and H.num_vertices == 5
+    assert H.node_labels == G.node_labels  # the same vertices
+    K = G.with_edges([0], [3], [2.5], num_vertices=4, directed=False)
+    assert not K.directed and K.node_labels is None and K.weights.tolist() == [2.5, 2.5]

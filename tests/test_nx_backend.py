@@ -6,6 +6,7 @@ variables; a ``backend_info`` that imports no Frontier."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -108,7 +109,7 @@ def check(function, *args, ordered=True, dispatched=True, **kwargs):
     assert ran == 1 if dispatched else ran == 0
 
 
-limits = st.sampled_from([None, 0, 1, 2, 1.5, -1])
+limits = st.sampled_from([None, 0, 1, 2, 1.5, -1, float("nan")])
 
 
 @given(nx_graphs(), st.data())
@@ -139,6 +140,27 @@ def test_unweighted_lengths_match_networkx(graph, data):
     check(nx.dijkstra_path_length, graph, source, target, weight=None)
 
 
+@given(nx_graphs(directed=False))
+def test_mirrored_neighbours_are_the_looked_up_ones(graph):
+    """The conversion's fast path (an arc's neighbour from the partner arc
+    that holds the same data dict) gives the lookup's adjacency."""
+    from frontier.nx_backend.graph import _adjacency
+
+    rows, nodes = [graph._adj[node] for node in graph], list(graph)
+    fast, plain = _adjacency(rows, nodes, mirrored=True), _adjacency(rows, nodes)
+    np.testing.assert_array_equal(fast.offsets, plain.offsets)
+    np.testing.assert_array_equal(fast.neighbors, plain.neighbors)
+
+
+@given(nx_graphs(), st.data())
+def test_unweighted_paths_match_networkx(graph, data):
+    """Paths along NetworkX's own BFS tree: the same path where several tie,
+    in the same order."""
+    source, target = node_of(graph, data), node_of(graph, data)
+    check(nx.single_source_shortest_path, graph, source, cutoff=data.draw(limits))
+    check(nx.has_path, graph, source, target)
+
+
 @pytest.mark.parametrize("kind", ["int", "float"])
 @given(data=st.data())
 def test_weighted_lengths_match_networkx(kind, data):
@@ -146,7 +168,7 @@ def test_weighted_lengths_match_networkx(kind, data):
     source 0 either way), as NetworkX's sums do."""
     graph = data.draw(nx_graphs(weights=kind))
     source, target = node_of(graph, data), node_of(graph, data)
-    cutoff = data.draw(st.sampled_from([None, 0, 2, 3.5]))
+    cutoff = data.draw(st.sampled_from([None, 0, 2, 3.5, float("nan")]))
     # NetworkX orders equal lengths by its heap: dict keys are compared unordered.
     check(nx.single_source_dijkstra_path_length, graph, source, cutoff=cutoff, ordered=False)
     check(nx.shortest_path_length, graph, source, weight="weight", ordered=False)
@@ -250,6 +272,11 @@ DECLINED = [
     ("betweenness_centrality", (nx.path_graph(3),), {"k": 1.5}),
     ("pagerank", (nx.path_graph(3),), {"nstart": {0: 0.0}}),
     ("pagerank", (nx.path_graph(3),), {"dangling": [1, 2]}),
+    # NetworkX iterates with these (and fails to converge); the primitive refuses them.
+    ("pagerank", (nx.path_graph(3),), {"alpha": float("nan")}),
+    ("pagerank", (nx.path_graph(3),), {"tol": -1.0}),
+    ("pagerank", (nx.path_graph(3),), {"max_iter": -1}),
+    ("pagerank", (nx.path_graph(3),), {"max_iter": True}),
 ]
 
 
@@ -286,6 +313,53 @@ def test_weights_networkx_sums_differently_are_declined(weights):
     with nx.config(backend_priority=EVERYWHERE, fallback_to_nx=True):
         fallback = outcome(lambda: nx.single_source_dijkstra_path_length(graph, "a"))
     assert_same(fallback, outcome(lambda: nx.single_source_dijkstra_path_length(graph, "a")))
+
+
+def test_pagerank_with_negative_weights_falls_back_to_networkx():
+    """NetworkX normalizes out-weights whatever their signs and returns a
+    ranking; the backend declines (a NotImplementedError), never a ValueError
+    that would beat the fallback."""
+    graph = nx.DiGraph()
+    graph.add_weighted_edges_from([("a", "b", -1), ("b", "c", 2), ("c", "a", 1), ("c", "d", 1)])
+    expected = nx.pagerank(graph)
+    with pytest.raises(NotImplementedError) as declined:
+        nx.pagerank(graph, backend="frontier")
+    assert "negative values" in str(declined.value.__cause__ or declined.value.__context__)
+    with nx.config(backend_priority=EVERYWHERE, fallback_to_nx=True):
+        assert_same(nx.pagerank(graph), expected)
+    unweighted = nx.pagerank(graph, weight=None, backend="frontier")
+    assert_same(unweighted, nx.pagerank(graph, weight=None))
+
+
+ODD_WEIGHTS = st.sampled_from([-2, -0.5, 0, 0.0, 1, 2.5, float("nan"), float("inf"), None, True])
+WEIGHTED_CALLS = [
+    (nx.pagerank, False), (nx.betweenness_centrality, False),
+    (nx.single_source_dijkstra_path_length, True), (nx.shortest_path_length, True),
+    (nx.eigenvector_centrality, False), (nx.katz_centrality, False),
+]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@given(nx_graphs(weights="none"), st.data())
+def test_odd_weights_never_beat_the_fallback(graph, data):
+    """Negative, zero, NaN, infinite, missing or bool weights (with self loops,
+    parallel edges, empty graphs): with the fallback on, every weighted
+    function gives NetworkX's outcome; with ``backend=`` it gives that or
+    declines -- it never raises an error NetworkX does not."""
+    for *_, attrs in graph.edges(data=True):
+        value = data.draw(ODD_WEIGHTS)
+        if value is not None:
+            attrs["weight"] = value
+    for function, needs_source in WEIGHTED_CALLS:
+        args = (graph, node_of(graph, data)) if needs_source else (graph,)
+        call = functools.partial(function, *args, weight="weight")
+        expected = outcome(call)
+        got = outcome(functools.partial(call, backend="frontier"))
+        if not isinstance(got, NotImplementedError) or isinstance(expected, NotImplementedError):
+            assert_same(got, expected, ordered=False, where=function.__name__)
+        with nx.config(backend_priority=EVERYWHERE, fallback_to_nx=True):
+            fallback = outcome(call)
+        assert_same(fallback, expected, ordered=False, where=f"{function.__name__} (fallback)")
 
 
 # dispatch, conversion, caching, configuration -------------------------------------------------

@@ -70,7 +70,7 @@ def test_named_graphs(device, name, graph):
     nodes = list(graph.nodes)
     exact = G.weights.dtype.kind in "iu"
     for source in range(0, len(nodes), 5):
-        result = sssp(G, source)
+        result = sssp(G, nodes[source])  # on a labelled graph a source is a node
         assert_distances(result.distance, oracle_distances(graph, nodes, source), exact)
         assert_shortest_path_tree(G, source, result.distance, result.predecessor)
 

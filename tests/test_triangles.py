@@ -6,9 +6,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from device_matrix import matrix_tests, process_tests, same_arrays
 from hypothesis import given
 from hypothesis import strategies as st
-from matrix_cells import matrix_tests, run_cell
 from strategies import edge_lists, with_device
 
 import frontier as fr
@@ -91,21 +91,20 @@ def test_backend_matches_networkx(edges, data):
         pytest.approx(nx.average_clustering(g))
 
 
-def _run(G, **options):
-    return wedges(G, **options)
+def _wedges(G, edges, **options):
+    return wedges(G, **options).run
 
 
-def _check_cell(edges, devices, partition, duplication, communication, home="cpu",
-                workers="threads"):
-    expected, actual = run_cell(_run, edges.graph(home), devices, partition, duplication,
-                                communication, home, workers)
-    np.testing.assert_array_equal(actual.closed, expected.closed)
-    assert len(actual.run.devices) == (devices if isinstance(devices, int) else len(devices))
-    np.testing.assert_array_equal(actual.transitive, expected.transitive)
-    g = edges.networkx(multigraph=False)
-    if not edges.directed:
-        assert (actual.closed // 2).tolist() == per_vertex(nx.triangles(g), edges.num_vertices)
+(test_wedges_on_virtual_devices, test_wedges_on_parts_sharing_a_gpu) = \
+    matrix_tests(_wedges, same_arrays("closed", "transitive"))
+test_wedges_in_worker_processes = process_tests(_wedges, same_arrays("closed", "transitive"))
 
 
-(test_wedges_on_virtual_devices, test_wedges_on_parts_sharing_a_gpu,
- test_wedges_in_worker_processes) = matrix_tests(_check_cell)
+def test_labelled_graphs_take_and_give_nodes():
+    g = nx.relabel_nodes(nx.les_miserables_graph(), str.upper)
+    G = fr.Graph.from_networkx(g, weight=None, device="cpu")
+    some = ["VALJEAN", "JAVERT", "NOBODY"]
+    assert triangles(G, some) == nx.triangles(g, some)
+    assert triangles(G, "MYRIEL") == nx.triangles(g, "MYRIEL")
+    assert clustering(G, "VALJEAN") == pytest.approx(nx.clustering(g, "VALJEAN"))
+    assert average_clustering(G, some[:2]) == pytest.approx(nx.average_clustering(g, some[:2]))

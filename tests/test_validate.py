@@ -17,7 +17,7 @@ from primitives import bfs
 
 
 def bfs_arrays(G, source):
-    r = bfs(G, source=source)
+    r = bfs(G, source=G.node(source))  # source: a vertex id, also on a labelled graph
     return to_numpy(r.depth).astype(np.int64), to_numpy(r.predecessor).astype(np.int64)
 
 

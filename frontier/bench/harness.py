@@ -198,6 +198,10 @@ def frontier_workload(primitive: str, graph: Graph, seed: int,
                        workers=workers)
     function = functools.partial(getattr(primitives, PRIMITIVES[primitive]), **options)
     storage = graph.storage_bytes
+
+    def run_from(root):  # a vertex id; the primitive takes the node
+        return function(graph, source=graph.node(root))
+
     if primitive in ("bfs", "dobfs"):
         def inspect_tree(result, root):
             fr.validate.graph500_bfs(graph, root, result.depth, result.predecessor)
@@ -205,7 +209,7 @@ def frontier_workload(primitive: str, graph: Graph, seed: int,
                            setup_ms=result.setup_s * 1e3, extra=multi_device_fields(result))
 
         return Workload(primitive, "frontier", graph, graph.device,
-                        lambda root: function(graph, source=root), inspect_tree, True,
+                        run_from, inspect_tree, True,
                         storage, "graph500")
     if primitive == "sssp":
         def inspect_distances(result, root):
@@ -215,7 +219,7 @@ def frontier_workload(primitive: str, graph: Graph, seed: int,
                            extra=multi_device_fields(result))
 
         return Workload(primitive, "frontier", graph, graph.device,
-                        lambda root: function(graph, source=root), inspect_distances, True,
+                        run_from, inspect_distances, True,
                         storage, "distances")
     options = {"bc": {"k": 1, "seed": seed},
                "pagerank": pagerank_options(graph.num_vertices)}.get(primitive, {})

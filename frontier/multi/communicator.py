@@ -45,10 +45,15 @@ class Communicator(ABC):
 
 
 def receive(array, device: Device):
-    """``array`` on ``device``: the same array if it is there already, else
-    a copy queued on ``device``'s current stream (device to device, over
-    NVLink where the GPUs can reach each other's memory). The caller
-    synchronizes before the source may change."""
+    """``array`` as a copy on ``device``, queued on its current stream
+    (device to device, over NVLink where the GPUs can reach each other's
+    memory). The caller synchronizes before the source may change.
+
+    A GPU array is copied even when it is on ``device`` already: it then
+    comes from another part sharing the GPU, allocated on that part's
+    stream, and the sender's memory pool may hand the memory out again
+    while this stream still reads it. (Host arrays of virtual devices are
+    passed as they are.)"""
     if not device.is_gpu:
         return array
     import cupy
@@ -57,9 +62,8 @@ def receive(array, device: Device):
         with cupy.cuda.Device(device.index):
             return cupy.asarray(array)
     source = array.device.id
-    if source == device.index:
-        return array
-    _enable_peer_access(device.index, source)
+    if source != device.index:
+        _enable_peer_access(device.index, source)
     with cupy.cuda.Device(device.index):
         copy = cupy.empty(array.shape, dtype=array.dtype)
         if array.nbytes:

@@ -202,9 +202,8 @@ class OutputExchange(Exchange):
         in_output[ids] = True
         for shared in self.shared:
             for name in (shared.name, *shared.followers):
-                outside = differs(arrays[name], self.snapshot[name]) & ~in_output
-                if bool(outside.any()):
-                    slot = int(_host(xp.flatnonzero(outside)[0]))
+                slot = _first(differs(arrays[name], self.snapshot[name]) & ~in_output)
+                if slot is not None:
                     raise DeclarationError(
                         f"{where} declares changes_only_in_output, but its step changed "
                         f"{name}[{slot}] (from {_host(self.snapshot[name][slot])} to "
@@ -217,12 +216,19 @@ class OutputExchange(Exchange):
             else:
                 merged = xp.asarray(shared.combine(before, array))
                 backwards = differs(merged, array)
-            if bool(backwards.any()):
-                slot = int(_host(xp.flatnonzero(backwards)[0]))
+            slot = _first(backwards)
+            if slot is not None:
                 raise DeclarationError(
                     f"{where} declares changes_only_in_output, but its step moved "
                     f"{shared.name}[{slot}] against its combiner {shared.combine!r} (from "
                     f"{_host(before[slot])} to {_host(array[slot])})")
+
+
+def _first(mask) -> int | None:
+    """The first true position of a device or host mask, or None."""
+    if not bool(mask.any()):
+        return None
+    return int(_host(mask.nonzero()[0][0]))
 
 
 def _host(value):

@@ -11,19 +11,33 @@ Edge weights are kept per attribute name (the ``edge_attrs`` NetworkX asks
 for), together with what their Python types make NetworkX's sums: all
 integers (lengths are ints), all floats, a mix, or something that is not a
 finite number.
+
+A conversion, or a build of a :class:`frontier.Graph`, that keeps a call
+waiting over a second says so, phase by phase (:mod:`.long_task`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import methodcaller
 
 import networkx as nx
 import numpy as np
 
 import frontier as fr
+from frontier.networkx_arcs import fresh_dicts, mirrored_arcs, neighbour_positions
+
+from .long_task import LongTask
 
 _INTEGERS = (bool, int, np.integer)
 _FLOATS = (float, np.floating)
+
+
+#: Conversions of graphs of this many nodes, and builds of this many edges,
+#: are watched by a timer thread that reports a long phase while it runs
+#: (:class:`.long_task.LongTask`).
+WATCH_FROM_SIZE = 20_000
 
 
 class Declined(NotImplementedError):
@@ -132,8 +146,10 @@ class BackendGraph:
         if key not in self._built:
             values = None if weight is None else self.edge_weights(weight).values
             src, dst = (self.edge_dst, self.edge_src) if reverse else (self.edge_src, self.edge_dst)
-            self._built[key] = fr.Graph.from_edges(src, dst, values, len(self.nodes),
-                                                   self.directed, device=device)
+            with LongTask(f"building a frontier.Graph of {len(src)} edges on {device.name}",
+                          watch=len(src) >= WATCH_FROM_SIZE):
+                self._built[key] = fr.Graph.from_edges(src, dst, values, len(self.nodes),
+                                                       self.directed, device=device)
         return self._built[key]
 
     def __repr__(self) -> str:
@@ -164,13 +180,25 @@ def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_at
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"expected a NetworkX graph for {graph_name!r} of {name!r}, "
                         f"got {type(graph).__name__}")
+    purpose = "" if name is None else f" for {name}"
+    with LongTask(f"converting a NetworkX graph of {len(graph)} nodes{purpose}",
+                  watch=len(graph) >= WATCH_FROM_SIZE) as task:
+        return _convert(graph, edge_attrs, preserve_graph_attrs, task)
+
+
+def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> BackendGraph:
+    """The body of :func:`convert_from_nx`, reporting its phases to ``task``."""
+    task.phase("numbering the nodes")
     nodes = list(graph)
     index = {node: i for i, node in enumerate(nodes)}
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
-    rows = [graph._adj[node] for node in nodes]
-    successors = _adjacency(rows, index)
+    task.phase("reading the adjacency")
+    rows = _rows(graph._adj, nodes, multigraph)
+    successors = _adjacency(rows, nodes, mirrored=not directed and type(graph._adj) is dict
+                            and fresh_dicts(graph))
     if directed:
-        predecessors = _adjacency([graph._pred[node] for node in nodes], index)
+        task.phase("reading the predecessors")
+        predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), nodes)
     else:
         predecessors = successors
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(successors.offsets))
@@ -182,32 +210,95 @@ def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_at
                                    np.int64, len(arc_dst))
         arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
         keep = np.repeat(keep, multiplicity)
-    weights = {attr: _edge_weights(list(_attribute(rows, attr, default, multigraph)), keep, attr)
-               for attr, default in (edge_attrs or {}).items()}
+    # An undirected view of a directed graph reads (u, v) in u's row and (v, u)
+    # in v's: their data can differ, and NetworkX weighs such an edge by the
+    # direction it walks it in, which one weight per edge cannot reproduce.
+    two_sided = not directed and type(graph._adj) is not dict
+    weights = {}
+    # Each edge's value once where both arcs share one data dict (NetworkX's own
+    # undirected storage); a view's two arcs are read, and compared, both.
+    read_once = not directed and not two_sided
+    for attr, default in (edge_attrs or {}).items():
+        task.phase(f"reading edge attribute {attr!r}")
+        values = list(_attribute(rows, attr, default, multigraph,
+                                 keep.tolist() if read_once else None))
+        weights[attr] = _edge_weights(values, None if read_once else keep, attr)
+        if two_sided and _one_sided(arc_src, arc_dst, _keys(rows, multigraph), values):
+            weights[attr] = EdgeWeights(None, weights[attr].kind, (
+                f"edge attribute {attr!r} differs between the two directions of an edge "
+                "of this undirected view"))
     return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
                         arc_src[keep], arc_dst[keep], weights,
                         dict(graph.graph) if preserve_graph_attrs else {})
 
 
-def _attribute(rows, attr: str, default, multigraph: bool):
-    """The value of ``attr`` on every arc (every key of a multigraph), in row order."""
+def _rows(adjacency, nodes: list, multigraph: bool) -> list:
+    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``). A view's
+    rows are copied into dicts: the length NetworkX reports for a row of a
+    filtered view (``edge_subgraph``, ``restricted_view``) can count
+    neighbours, or keys, that its edge filter hides, and the conversion
+    sizes its arrays by those lengths."""
+    rows = [adjacency[node] for node in nodes]
+    if type(adjacency) is dict:
+        return rows
     if multigraph:
-        return (data.get(attr, default) for row in rows for keys in row.values()
-                for data in keys.values())
-    return (data.get(attr, default) for row in rows for data in row.values())
+        return [{v: dict(keys.items()) for v, keys in row.items()} for row in rows]
+    return [dict(row.items()) for row in rows]
 
 
-def _adjacency(rows, index: dict) -> Adjacency:
+def _attribute(rows, attr: str, default, multigraph: bool, keep: list | None = None):
+    """The value of ``attr`` on every arc (every key of a multigraph), in row
+    order; only on the arcs where ``keep`` is true if it is given."""
+    data = chain.from_iterable(map(methodcaller("values"), rows))
+    if multigraph:
+        data = chain.from_iterable(map(methodcaller("values"), data))
+    if keep is not None:
+        data = compress(data, keep)
+    return map(methodcaller("get", attr, default), data)
+
+
+def _keys(rows, multigraph: bool):
+    """The key of every arc of a multigraph, in row order (None for a graph)."""
+    if multigraph:
+        return (key for row in rows for keys in row.values() for key in keys)
+    return (None for row in rows for _ in row)
+
+
+def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
+    """Whether an undirected edge has different values on its two arcs."""
+    first = {}
+    for u, v, key, value in zip(src.tolist(), dst.tolist(), keys, values):
+        if u != v:
+            seen = first.setdefault((min(u, v), max(u, v), key), value)
+            if seen is not value and seen != value:
+                return True
+    return False
+
+
+def _adjacency(rows, nodes: list, mirrored: bool = False) -> Adjacency:
+    """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
+    with no Python step per edge. ``mirrored``: the rows are an undirected
+    graph's own dicts, whose two arcs of an edge hold one data object, so
+    each arc's neighbour is its partner's row
+    (:func:`frontier.networkx_arcs.mirrored_arcs`); else (or where the dicts
+    do not keep to that) neighbours are looked up
+    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
     degree = np.fromiter(map(len, rows), np.int64, len(rows))
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    neighbors = np.fromiter((index[v] for row in rows for v in row), np.int64, int(offsets[-1]))
-    return Adjacency(offsets, neighbors)
+    count = int(offsets[-1])
+    if mirrored:
+        held = np.fromiter(chain.from_iterable(map(methodcaller("values"), rows)), object, count)
+        src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
+        partner = mirrored_arcs(held, src, rows, nodes)
+        if partner is not None:
+            return Adjacency(offsets, src[partner])
+    return Adjacency(offsets, neighbour_positions(rows, count, nodes))
 
 
-def _edge_weights(values: list, keep: np.ndarray, attr: str) -> EdgeWeights:
-    """Classify the values of one weight attribute over all arcs, and pack those
-    of the ``keep`` arcs (each edge once)."""
+def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
+    """Classify the values of one weight attribute, and pack those of the
+    ``keep`` arcs (each edge once; all of them when ``keep`` is None)."""
     kinds = set(map(type, values))
     if all(issubclass(k, _INTEGERS) for k in kinds):
         kind = "int"
@@ -220,7 +311,8 @@ def _edge_weights(values: list, keep: np.ndarray, attr: str) -> EdgeWeights:
         return EdgeWeights(None, "other",
                            f"edge attribute {attr!r} has a {odd.__name__} value, not a number")
     try:
-        array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)[keep]
+        array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)
+        array = array if keep is None else array[keep]
     except OverflowError:
         return EdgeWeights(None, kind, f"edge attribute {attr!r} has an integer beyond int64")
     if kind != "int" and not np.isfinite(array).all():

@@ -24,24 +24,28 @@ from . import (
     calls,
     centrality,
     clustering,
+    community,
     components,
     cores,
     edge_betweenness,
     link_analysis,
     paths,
     shortest_paths,
+    spectral,
+    strongly_connected,
     traversal,
 )
 from .centrality import check_sources
 from .graph import Declined, convert_from_nx, convert_to_nx
-from .link_analysis import check_distributions
+from .link_analysis import check_distributions, check_numbers
 from .shortest_paths import check_weight
 from .traversal import check_limit, check_sort_neighbors
 
 IMPLEMENTATIONS = {
     name: getattr(module, name)
-    for module in (traversal, shortest_paths, components, centrality, link_analysis, paths,
-                   edge_betweenness, cores, clustering)
+    for module in (traversal, shortest_paths, components, centrality, link_analysis, spectral,
+                   strongly_connected, community)
+    + (paths, edge_betweenness, cores, clustering)
     for name in FUNCTIONS
     if hasattr(module, name)
 }
@@ -77,6 +81,7 @@ def _betweenness(a) -> None:
 def _pagerank(a) -> None:
     if len(a["G"]):  # an empty graph gives {} whatever the other arguments
         check_weight(a["weight"])
+        check_numbers(a["alpha"], a["max_iter"], a["tol"])
         check_distributions(a["G"], a["personalization"], a["nstart"], a["dangling"])
 
 
@@ -87,6 +92,7 @@ KEYWORD_CHECKS = {
     "bfs_successors": _bfs,
     "descendants_at_distance": lambda a: check_limit("distance", a["distance"]),
     "single_source_shortest_path_length": lambda a: check_limit("cutoff", a["cutoff"]),
+    "single_source_shortest_path": lambda a: check_limit("cutoff", a["cutoff"]),
     "shortest_path_length": _shortest_path_length,
     "single_source_dijkstra_path_length": _dijkstra,
     "dijkstra_path_length": _dijkstra,

@@ -1,10 +1,12 @@
-"""Shortest paths with NetworkX's signatures, from Frontier's BFS and SSSP trees.
+"""Weighted shortest paths with NetworkX's signatures, from Frontier's BFS
+and SSSP trees (``single_source_shortest_path`` and ``has_path`` are in
+:mod:`.traversal`).
 
 Hop-count paths are NetworkX's own: :mod:`.order` lays the BFS levels out in
 NetworkX's visiting order, whose first parent of each vertex is the one
 NetworkX's path goes through (a Dijkstra with every weight 1 visits in the
-same order, so ``weight=None`` and unweighted graphs get NetworkX's paths
-from the Dijkstra functions too). Weighted paths come from
+same order, so ``weight=None`` gets NetworkX's paths from the Dijkstra
+functions too). Weighted paths come from
 :func:`primitives.single_source_dijkstra`: always shortest, but where several
 are, not necessarily the one NetworkX's heap order picks. Integer weights
 mixed with floats and negative weights are declined, as for the lengths
@@ -16,18 +18,10 @@ from __future__ import annotations
 import networkx as nx
 
 from primitives import single_source_dijkstra as dijkstra
-from primitives.paths import paths_in_order
 
 from .graph import BackendGraph, Declined
 from .shortest_paths import check_weight
-from .traversal import check_limit, depths_from, tree_levels
-
-
-def _hop_paths(G: BackendGraph, source, cutoff=None, *, reverse: bool = False) -> dict:
-    """NetworkX's hop-count paths from ``source`` (reversed edges: to it)."""
-    levels = tree_levels(G, source, reverse=reverse, limit=cutoff)
-    # keyed by, and starting with, the caller's object, as in NetworkX
-    return paths_in_order(levels.vertices, levels.parents, _namer(G, source))
+from .traversal import check_limit, tree_paths
 
 
 def _usable_weights(G: BackendGraph, weight) -> bool:
@@ -43,14 +37,6 @@ def _usable_weights(G: BackendGraph, weight) -> bool:
     return True
 
 
-def single_source_shortest_path(G: BackendGraph, source, cutoff=None) -> dict:
-    """``nx.single_source_shortest_path``: NetworkX's paths, nearest first."""
-    check_limit("cutoff", cutoff)
-    if source not in G:
-        raise nx.NodeNotFound(f"Source {source} not in G")
-    return _hop_paths(G, source, cutoff)
-
-
 def single_source_dijkstra(G: BackendGraph, source, target=None, cutoff=None,
                            weight="weight"):
     """``nx.single_source_dijkstra``: ``(lengths, paths)``, or ``(length,
@@ -62,7 +48,7 @@ def single_source_dijkstra(G: BackendGraph, source, target=None, cutoff=None,
     if source == target:
         return 0, [source]
     if not _usable_weights(G, weight):
-        paths = _hop_paths(G, source, cutoff)
+        paths = tree_paths(G, source, cutoff)
         lengths = {v: len(path) - 1 for v, path in paths.items()}
     else:
         t = G.index.get(target) if target is not None else None
@@ -113,19 +99,26 @@ def shortest_path(G: BackendGraph, source=None, target=None, weight=None, method
             raise nx.NodeNotFound(f"Source {target} not in G")
         if _usable_weights(G, weight):
             return _weighted_to_target(G, target, weight)
-        return {v: path[::-1] for v, path in _hop_paths(G, target, reverse=True).items()}
+        return {v: path[::-1] for v, path in
+                tree_paths(G, target, reverse=G.directed).items()}
     if target is None:
         if weight is None:
-            return single_source_shortest_path(G, source)
+            return _hops_from(G, source)
         return single_source_dijkstra_path(G, source, weight=weight)
     if source not in G or target not in G:
         raise nx.NodeNotFound(f"Either source {source} or target {target} is not in G")
     if weight is None:
-        paths = _hop_paths(G, source)
+        paths = _hops_from(G, source)
         if target not in paths:
             raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
         return paths[target]
     return dijkstra_path(G, source, target, weight)
+
+
+def _hops_from(G: BackendGraph, source) -> dict:
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return tree_paths(G, source)
 
 
 def _weighted_to_target(G: BackendGraph, target, weight) -> dict:
@@ -141,14 +134,6 @@ def _namer(G: BackendGraph, source):
     return lambda v: source if v == s else nodes[v]
 
 
-def has_path(G: BackendGraph, source, target) -> bool:
-    """``nx.has_path``."""
-    if source not in G or target not in G:
-        raise nx.NodeNotFound(f"Either source {source} or target {target} is not in G")
-    return bool(depths_from(G, [G.index[source]])[G.index[target]] >= 0)
-
-
-
 def _check_dijkstra(a) -> None:
     check_weight(a["weight"])
     check_limit("cutoff", a.get("cutoff"))
@@ -156,7 +141,6 @@ def _check_dijkstra(a) -> None:
 
 # can_run's checks of the bound arguments (interface.KEYWORD_CHECKS)
 KEYWORD_CHECKS = {
-    "single_source_shortest_path": lambda a: check_limit("cutoff", a["cutoff"]),
     "single_source_dijkstra": _check_dijkstra,
     "single_source_dijkstra_path": _check_dijkstra,
     "dijkstra_path": _check_dijkstra,

@@ -52,12 +52,12 @@ def single_source_dijkstra_path_length(G: BackendGraph, source, cutoff=None,
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     if weight is None:  # NetworkX reads the attribute None: every edge weighs 1
         hops = single_source_shortest_path_length(G, source)
-        return hops if cutoff is None else {v: d for v, d in hops.items() if d <= cutoff}
+        return hops if cutoff is None else {v: d for v, d in hops.items() if not d > cutoff}
     s = G.index[source]
     distance, cast = distances_from(G, s, weight)
     reached = np.isfinite(distance)
-    if cutoff is not None:
-        reached &= distance <= cutoff
+    if cutoff is not None:  # NetworkX drops lengths > cutoff: a NaN cutoff drops none
+        reached &= ~(distance > cutoff)
     reached[s] = False
     ids = np.flatnonzero(reached)
     ids = ids[np.argsort(distance[ids], kind="stable")]

@@ -165,3 +165,33 @@ def single_source_shortest_path_length(G: BackendGraph, source, cutoff=None) -> 
     for d in range(1, len(levels.starts) - 1):
         lengths.update(dict.fromkeys([nodes[i] for i in levels.level(d).tolist()], d))
     return lengths
+
+
+def single_source_shortest_path(G: BackendGraph, source, cutoff=None) -> dict:
+    """``nx.single_source_shortest_path``: the path to every reachable node
+    (within ``cutoff`` hops) along NetworkX's own BFS tree, in its order, so
+    where shortest paths tie the one returned is NetworkX's."""
+    check_limit("cutoff", cutoff)
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return tree_paths(G, source, cutoff)
+
+
+def tree_paths(G: BackendGraph, source, cutoff=None, *, reverse: bool = False) -> dict:
+    """The path from ``source`` to every node along NetworkX's BFS tree, in
+    its order (``reverse``: along reversed edges, paths still from ``source``)."""
+    levels = tree_levels(G, source, reverse=reverse, limit=cutoff)
+    nodes, paths = G.nodes, {source: [source]}
+    path_of = {int(levels.vertices[0]): paths[source]}
+    for vertex, parent in zip(levels.vertices[1:].tolist(), levels.parents[1:].tolist()):
+        path_of[vertex] = paths[nodes[vertex]] = [*path_of[parent], nodes[vertex]]
+    return paths
+
+
+def has_path(G: BackendGraph, source, target) -> bool:
+    """``nx.has_path``: whether ``target`` is reached from ``source``
+    (``NodeNotFound`` for either not in the graph, as NetworkX says it)."""
+    for role, node in (("Source", source), ("Target", target)):
+        if node not in G:
+            raise nx.NodeNotFound(f"{role} {node} is not in G")
+    return bool(depths_from(G, [G.vertex(source)])[G.vertex(target)] >= 0)

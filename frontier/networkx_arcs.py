@@ -1,0 +1,240 @@
+"""A NetworkX graph's nodes and edges as arrays, for :meth:`Graph.from_networkx`.
+
+NetworkX keeps a graph as dicts of dicts: node -> neighbour -> edge data,
+with one more level (edge key -> edge data) in a multigraph. Every pass
+below walks those dicts with ``map``, ``itertools.chain`` and
+``operator.methodcaller``, which iterate in C: no Python bytecode runs per
+edge, only per call. Neighbours are not hashed either
+(:mod:`frontier.object_addresses`): in an undirected graph's own dicts an
+arc's neighbour is the row of the other arc that holds the same edge data
+object; elsewhere a neighbour is usually the very object that is its
+node's key, found by its address, and only the others (an equal but
+distinct object, such as a large int built twice) are looked up by value.
+(NetworkX's own ``to_scipy_sparse_array`` runs a generator per edge, and
+sums parallel edges, which Frontier keeps apart.)
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from operator import itemgetter, methodcaller
+
+import numpy as np
+
+from .object_addresses import AddressIndex, addresses, partners
+
+_VALUES = methodcaller("values")
+
+
+def node_ids(nodes: list) -> np.ndarray | None:
+    """The nodes as an int64 array when they are exactly the integers
+    ``0 .. n-1`` in some order (Python or NumPy integers, not bools), else
+    ``None``: such nodes are their own vertex ids."""
+    if not all(map(isinstance, nodes, repeat((int, np.integer)))) \
+            or any(map(isinstance, nodes, repeat(bool))):
+        return None
+    try:
+        ids = np.fromiter(nodes, np.int64, len(nodes))
+    except OverflowError:  # beyond int64, so not an id
+        return None
+    # Nodes are distinct, so n of them inside 0..n-1 are all of 0..n-1.
+    if len(ids) and (ids.min() < 0 or ids.max() >= len(ids)):
+        return None
+    return ids
+
+
+def networkx_arcs(graph, weight: str | None):
+    """The nodes and edges of the NetworkX ``graph`` as arrays of arcs.
+
+    Returns
+    -------
+    labels : list or None
+        ``None`` when the nodes are the integers ``0 .. n-1`` (node ``k`` is
+        vertex ``k``); otherwise the nodes in ``graph.nodes`` order (vertex
+        ``i`` is ``labels[i]``).
+    src, dst : int64 arrays
+        One entry per arc: each edge of a multigraph apart (parallel edges
+        kept), a self loop once. ``src`` is nondecreasing.
+    weights : array or None
+        With ``weight`` set and at least one arc, each arc's ``weight``
+        attribute, 1 where it has none (NetworkX's default): int64 when
+        every value is an integer, else float64.
+    both_directions : bool
+        For an undirected graph, whether each edge other than a self loop
+        is there in both directions (the arcs a :class:`Graph` stores, read
+        off an undirected graph's own dicts) or once, as
+        :meth:`Graph.from_edges` takes it (from a view, or a graph whose
+        edges share data dicts).
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a NetworkX graph.
+    ValueError
+        If a weight is a value that NumPy cannot read as a number (a string
+        such as ``"2.5"`` reads as 2.5).
+    """
+    import networkx as nx
+
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"expected a NetworkX graph, got {type(graph).__name__}")
+    nodes = list(graph)
+    ids = node_ids(nodes)
+    labels = None if ids is not None else nodes
+    rows = _rows(graph, labels is None)
+    degree = np.fromiter(map(len, rows), np.int64, len(rows))
+    count = int(degree.sum())
+    src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
+    # What each row holds per neighbour: edge data, or a multigraph's key dicts.
+    values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
+    partner = None  # the arc in the other direction, when read off the dicts
+    if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
+        partner = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
+    if partner is not None:
+        dst = src[partner]
+    else:
+        dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
+            else neighbour_positions(rows, count, nodes)
+    if graph.is_multigraph():
+        parallel = np.fromiter(map(len, values), np.int64, count)
+        src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
+        values = np.fromiter(chain.from_iterable(map(_VALUES, values)), object, len(src))
+        if partner is not None:  # the j-th key of u -> v is the j-th of v -> u
+            start = np.cumsum(parallel) - parallel
+            partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
+    if partner is not None:
+        weights = _mirrored_weights(values, partner, weight) \
+            if weight is not None and len(src) else None
+        return labels, src, dst, weights, True
+    if not graph.is_directed():
+        # An undirected edge is in the rows of both its ends, a self loop in
+        # one. Keep it in the row of the end first in node order, as
+        # graph.edges() gives it (the undirected view of a directed graph
+        # may hold different data in the two rows).
+        if ids is None:
+            once = src <= dst
+        else:
+            position = _node_order(ids)
+            once = position[src] <= position[dst]
+        src, dst, values = src[once], dst[once], values[once]
+    weights = _weights(values, weight) if weight is not None and len(src) else None
+    return labels, src, dst, weights, False
+
+
+def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
+    """Each arc's partner in the other direction, which gives its neighbour
+    (the partner's row) without a lookup: NetworkX keeps one data dict per
+    edge (a multigraph: one key dict per pair of ends), stored under both
+    its ends, so the arc ``u -> v`` holds the same object as ``v -> u``; a
+    self loop's is stored once, and is its own partner.
+
+    ``values`` is what each arc holds, ``src`` its row, ``row_nodes[u]`` the
+    node of row ``u``. Returns ``None`` where the dicts do not keep to that
+    (a subclass whose ``edge_attr_dict_factory`` shares one dict among
+    edges, as NetworkX's documentation shows), for the caller to look the
+    neighbours up. Shared dicts show as an object under three arcs or more,
+    two in one row, or one that is not a self loop's; two self loops that
+    share one pass for an edge, which :func:`fresh_dicts` rules out.
+    """
+    partner = partners(addresses(values))  # None: an object under three arcs or more
+    if partner is None:
+        return None
+    dst = src[partner]
+    alone = partner == np.arange(len(partner))
+    if np.count_nonzero(dst == src) != np.count_nonzero(alone):  # a pair in one row
+        return None
+    alone = np.flatnonzero(alone)
+    for arc in alone.tolist():  # an object under one arc must be a self loop's
+        u = int(src[arc])
+        if rows[u].get(row_nodes[u]) is not values[arc]:
+            return None
+    return partner
+
+
+def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str) -> np.ndarray:
+    """Each arc's weight (see :func:`_weights`), read from one arc of each
+    edge (the one before its partner, or a self loop) and copied to the
+    other, which holds the same data."""
+    arcs = np.arange(len(values))
+    first = partner >= arcs
+    read = _weights(values[first], weight)
+    return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
+
+
+def fresh_dicts(graph) -> bool:
+    """Whether the graph's class makes a new dict for each edge's data (and
+    each multigraph key dict), as NetworkX's classes do."""
+    cls = type(graph)
+    return cls.edge_attr_dict_factory is dict and \
+        (not graph.is_multigraph() or cls.edge_key_dict_factory is dict)
+
+
+def _node_order(ids: np.ndarray) -> np.ndarray:
+    """The position of each vertex id in node order (``ids`` in that order)."""
+    order = np.empty_like(ids)
+    order[ids] = np.arange(len(ids))
+    return order
+
+
+def _rows(graph, by_id: bool) -> list:
+    """The graph's adjacency rows (dicts: neighbour -> edge data, or a
+    multigraph's key -> edge data) in vertex order: node order, or the
+    order of the ids 0..n-1 with ``by_id``.
+
+    A graph's own dicts are read as they are (``graph._adj``, not
+    ``graph.adj``, whose rows wrap each row in Python code run per edge). A
+    view's filtered rows are copied into dicts first, a Python step per
+    edge: their lengths need not match what they yield (a multigraph's
+    edge subgraph).
+    """
+    adjacency = graph._adj
+    rows = adjacency.values() if not by_id else map(adjacency.__getitem__, range(len(graph)))
+    if isinstance(adjacency, dict):
+        return list(rows)
+    if graph.is_multigraph():
+        return [{v: dict(keys) for v, keys in row.items() if keys} for row in rows]
+    return [dict(row) for row in rows]
+
+
+def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
+    """The position in ``nodes`` of each of the ``count`` neighbours that
+    the adjacency ``rows`` hold (NetworkX's dicts keyed by neighbour), in
+    row order: ``[index[v] for row in rows for v in row]`` with ``index``
+    the position of each node, without a Python step per neighbour.
+
+    A neighbour that is the node object itself is found by its address;
+    each other one (equal to a node, not the same object) by a dict lookup.
+    Nodes and neighbours are alive throughout, so equal addresses are the
+    same object.
+
+    Raises
+    ------
+    ValueError
+        If the rows hold fewer than ``count`` neighbours.
+    KeyError
+        If a neighbour is not one of ``nodes``.
+    """
+    neighbours = np.fromiter(chain.from_iterable(rows), object, count)
+    positions, found = AddressIndex(nodes).find(addresses(neighbours))
+    if not found.all():
+        index = dict(zip(nodes, range(len(nodes))))
+        missing = ~found
+        positions[missing] = np.fromiter(map(index.__getitem__, neighbours[missing]),
+                                         np.int64, int(np.count_nonzero(missing)))
+    return positions
+
+
+def _weights(data: np.ndarray, weight: str) -> np.ndarray:
+    """Each edge's ``weight`` attribute from its data dict (an object
+    array), 1 where it has none: int64 when every value is an integer, else
+    float64."""
+    try:  # a third faster than dict.get, when every edge has the attribute
+        values = np.asarray(list(map(itemgetter(weight), data)))
+    except KeyError:
+        values = np.asarray(list(map(methodcaller("get", weight, 1), data)))
+    if values.dtype == object or values.dtype.kind not in "iuf":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"edge attribute {weight!r} must hold numbers: {error}") from error
+    return values

@@ -1,0 +1,155 @@
+"""Semi-synchronous label propagation communities (Cordasco and Gargano),
+step for step as ``networkx.label_propagation_communities``.
+
+Every vertex starts with its own id as label. The vertices are coloured
+greedily (:mod:`primitives.coloring`, NetworkX's ``largest_first``
+colouring), so no two neighbours share a colour. A sweep updates the
+colour classes one after another, each class all at once: a vertex takes
+the label most frequent among its neighbours (each neighbour counted once,
+as NetworkX's ``G[v]`` lists it), keeping its own when that is one of the
+most frequent and else taking the largest of them (Prec-Max). Sweeps repeat
+until every vertex with neighbours has a most frequent label. Neighbours
+never share a class, so updating a class at once is the same as NetworkX's
+one vertex after another, and the result is NetworkX's exactly.
+
+One step updates one class: an ``advance`` collects the class's out-edges,
+which are then grouped by source and label with a sort. A step before each
+sweep checks whether every vertex is settled.
+On several devices ``labels`` is an ``"owner"`` array: a vertex's owner sees
+all its edges, and copies take their owners' labels between steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+import frontier as fr
+
+from .coloring import greedy_color
+
+
+@dataclass
+class LabelPropagationResult(fr.Result):
+    """``labels[v]``: the community label of ``v`` (a vertex id; equal labels,
+    same community)."""
+
+    labels: object
+
+    vertex_fields = ("labels",)
+
+
+class LabelPropagation(fr.Primitive):
+    parameters = ("color", "num_colors")
+    communicate = {"labels": "owner"}
+
+    def setup(self):
+        self.labels = self.vertex_ids().astype(np.int64)
+        self.color = self.vertex_array(self.params["color"], np.int64)
+        self.num_colors = self.params["num_colors"]
+        self.everyone = self.all_vertices()
+        self.next_class = None  # None: check whether settled before a sweep
+        self.done = self.num_vertices == 0
+
+    def initial_frontier(self):
+        return self.everyone
+
+    def step(self, frontier, iteration):
+        if self.next_class is None:
+            unsettled = self.update(self.everyone, write=False)
+            self.done = int(self.vertex_sum(unsettled)) == 0
+            self.next_class = 0
+        else:
+            color, c = self.color, self.next_class
+            self.update(fr.filter(self.everyone, lambda v: color[v] == c), write=True)
+            self.next_class = None if c + 1 == self.num_colors else c + 1
+        return frontier
+
+    def update(self, vertices, write: bool):
+        """Prec-Max over ``vertices``' neighbours; ``write``: apply it, else
+        return which vertices are not settled (a mask over all slots)."""
+        xp, n, labels = self.xp, self.num_vertices, self.labels
+        unsettled = xp.zeros(len(labels), bool)
+        pairs = []
+
+        def collect(src, dst, edge, weight):
+            # a batch may split a vertex's edges: group them after the advance
+            pairs.append(src.astype(np.int64) * len(labels) + dst)
+            return xp.zeros(len(dst), bool)
+
+        fr.advance(self.graph, vertices, collect)
+        if not pairs:
+            return unsettled
+        # each neighbour once, as NetworkX's G[v] lists it
+        pair = xp.unique(xp.concatenate(pairs))
+        source, target = pair // len(labels), pair % len(labels)
+        key = xp.sort(source * n + labels[target])
+        first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
+        starts = xp.flatnonzero(first)
+        run_key = key[starts]
+        count = xp.diff(xp.concatenate([starts, xp.asarray([len(key)])]))
+        vertex, label = run_key // n, run_key % n
+        # the last run of each vertex by (count, label): most frequent, largest label
+        order = xp.lexsort(xp.stack([label, count, vertex]))
+        last = order[xp.concatenate([vertex[order][1:] != vertex[order][:-1],
+                                     xp.ones(1, bool)])]
+        best, best_count, largest = vertex[last], count[last], label[last]
+        own_key = best * n + labels[best]
+        own_run = xp.minimum(xp.searchsorted(run_key, own_key), len(run_key) - 1)
+        own_count = xp.where(run_key[own_run] == own_key, count[own_run], 0)
+        moves = own_count < best_count
+        if write:
+            labels[best[moves]] = largest[moves]
+        else:
+            unsettled[best[moves]] = True
+        return unsettled
+
+    def converged(self, frontier, iteration):
+        return self.done
+
+    def result(self):
+        return LabelPropagationResult(self.labels)
+
+
+def label_propagation(G: fr.Graph, **options) -> LabelPropagationResult:
+    """Community labels by semi-synchronous label propagation, as
+    ``networkx.label_propagation_communities`` finds the communities.
+
+    Parameters
+    ----------
+    G : frontier.Graph
+        Undirected (NetworkX raises ``NetworkXNotImplemented`` for directed
+        graphs, and so does this). Parallel edges count once, as neighbours
+        do in a NetworkX multigraph; a self loop makes a vertex its own
+        neighbour.
+    **options
+        Enactor options: ``devices``, ``partition``, ``duplication``,
+        ``communication`` (see :func:`frontier.enact`); the colouring and
+        the propagation are two runs with the same options.
+
+    Returns
+    -------
+    LabelPropagationResult
+        ``labels`` (int64): vertices with equal labels form one of
+        NetworkX's communities; each label is a vertex id.
+
+    Raises
+    ------
+    networkx.NetworkXNotImplemented
+        If ``G`` is directed.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> from primitives import label_propagation
+    >>> G = fr.Graph.from_edges([0, 0, 1, 3, 3, 4, 2], [1, 2, 2, 4, 5, 5, 3], device="cpu")
+    >>> label_propagation(G).labels.tolist()
+    [3, 3, 3, 5, 5, 5]
+    """
+    if G.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    color = fr.to_numpy(greedy_color(G, **options).color)
+    return fr.enact(LabelPropagation, G, color=color,
+                    num_colors=int(color.max()) + 1 if len(color) else 0, **options)
