@@ -60,7 +60,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
 
-what=${1:-all}   # tests | bench | all | largest | small | kernels | shared
+what=${1:-all}   # tests | bench | all | largest | small | kernels | shared | deep
 if [ "$what" = kernels ]; then
     # Per-level host cost taken apart, then every kernel of one call timed by
     # Nsight Compute (benchmarks/kernel_times.py) for each WORKLOAD:PRIMITIVE.
@@ -108,6 +108,27 @@ elif [ "$what" = small ]; then
     bench kronecker-14 60 --kronecker 14
     bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --repeat 1 --peers none
     bench grid-4096 100 --grid 4096x4096 --primitives bfs --roots 2 --repeat 1 --peers none
+elif [ "$what" = deep ]; then
+    # Deep graphs (issue 28): the replayed-level tests, the path and the grid
+    # (time a level), the road graphs of DATASETS (default ../shared/datasets)
+    # against SciPy, then old code against new (benchmarks/ab_code.sh, old
+    # tree in .ab/old) on the path, the grid and Kronecker 22-26.
+    HYPOTHESIS_PROFILE=gpu step deep-tests 300 python -m pytest -m gpu -q -p no:cacheprovider \
+        tests/test_replay.py tests/test_bfs.py tests/test_user_primitives.py ${TESTS:-}
+    tail -n 25 "$LOGS/deep-tests.log"
+    bench path-20000 60 --grid 1x20000 --primitives bfs --roots 2 --peers scipy-csgraph
+    bench grid-4096 120 --grid 4096x4096 --primitives bfs --roots 2 --peers scipy-csgraph
+    for file in DE.gr VT.gr luxembourg_osm.mtx; do
+        bench "road-$file" 120 --graph "${DATASETS:-../shared/datasets}/$file" \
+            --primitives bfs,sssp,cc --roots 4 --peers scipy-csgraph
+        bench "road-cpu-$file" 120 --graph "${DATASETS:-../shared/datasets}/$file" \
+            --primitives bfs,sssp --roots 4 --peers scipy-csgraph --device cpu
+    done
+    if [ -d .ab/old ]; then
+        ITEMS=${ITEMS:-"path:bfs grid:bfs 22:bfs 24:bfs 26:bfs 24:sssp"} \
+            step ab-code 480 bash benchmarks/ab_code.sh
+        cat "$LOGS/ab-code.log"
+    fi
 elif [ "$what" = shared ]; then
     # Several parts on one GPU (issue 27): the multi-device GPU tests as parts
     # sharing cuda:0, then benchmarks/shared_parts.py at SCALES (default 24)

@@ -12,7 +12,6 @@ from .graph import Graph, index_dtype
 from .io import read_graph, read_parts, write_graph
 from .memory import DeviceMemoryError
 from .multi.distributed import DistributedGraph
-from .multi.output_exchange import DeclarationError
 from .operators import (
     advance,
     claim,
@@ -23,7 +22,7 @@ from .operators import (
     scatter_add,
     scatter_min,
 )
-from .primitive import Primitive, check_vertex
+from .primitive import DeclarationError, Primitive, check_vertex
 from .result import Result
 
 __version__ = "0.1.0"

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 
+from . import replay
 from .communicate import declarations
 from .device import Device, is_mpi, resolve_devices
 from .graph import Graph
 from .loop import iterate
 from .memory import Budget, DeviceMemoryError, check_fits, device_memory_guard, release_frames
 from .memory import memory_limit as resolve_memory_limit
-from .primitive import Primitive
+from .primitive import Primitive, checking_declarations
 from .result import Result
 
 DUPLICATION = ("all", "one_hop")
@@ -214,8 +215,8 @@ def _run(primitive, graph, *, devices, partition, partition_seed, duplication,
     try:
         with device.activate(), device_memory_guard(device, f"running {primitive.__name__}"):
             try:
-                result = iterate(primitive(graph.to(device), **params), max_iterations,
-                                 budget=Budget(device, limit))
+                result = _iterate_on(device, primitive, graph.to(device), params,
+                                     max_iterations, limit)
             finally:
                 if device.is_gpu:
                     from .operators.fused import release_workspaces
@@ -225,6 +226,18 @@ def _run(primitive, graph, *, devices, partition, partition_seed, duplication,
         release_frames(error)
         raise
     result.devices = (device.name,)
+    return result
+
+
+def _iterate_on(device, primitive, graph, params, max_iterations, limit) -> Result:
+    """A run on one device, where a ``replayable`` primitive's steps may run
+    several levels at once (:mod:`frontier.replay`; rerun level by level
+    and compared when declarations are checked)."""
+    result = iterate(primitive(graph, **params), max_iterations, budget=Budget(device, limit),
+                     replay=primitive.replayable)
+    if result.replayed_levels and checking_declarations():
+        plain = iterate(primitive(graph, **params), max_iterations)
+        replay.check_replay(primitive, result, plain)
     return result
 
 

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
+from .replay import LEVELS_PER_BATCH, level_batch
 from .result import Result
 
 
-def iterate(run, max_iterations: int | None, boundary=None, budget=None) -> Result:
+def iterate(run, max_iterations: int | None, boundary=None, budget=None,
+            replay: bool = False) -> Result:
     """Run the primitive instance ``run`` to convergence and return its result
-    with ``iterations``, ``elapsed_s`` and ``setup_s`` filled in.
+    with ``iterations``, ``elapsed_s``, ``setup_s`` and ``replayed_levels``
+    filled in.
 
     ``boundary`` (multi-device runs) is called on the first frontier
     (``start``) and after every step (``synchronize``): it makes the
     devices' data consistent and returns the frontier of the next step.
     ``budget`` (a :class:`frontier.memory.Budget`) checks the memory the
-    primitive allocated in ``setup`` before any iteration.
+    primitive allocated in ``setup`` before any iteration. ``replay``
+    (one device, a primitive that declares ``replayable``) lets the
+    operators run several levels of a step at once (:mod:`frontier.replay`);
+    ``replayed_levels`` counts the levels so run beyond one per step.
     """
     name = type(run).__name__
     start = time.perf_counter()
@@ -27,20 +34,33 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None) -> Resu
         frontier = boundary.start(frontier)
     run.graph.device.synchronize()
     setup_s = time.perf_counter() - start
-    iteration = 0
+    iteration = replayed = 0
     while not _stop(run, frontier, iteration, boundary):
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
-        frontier = run.step(frontier, iteration)
+        with _batch(replay, iteration, max_iterations) as batch:
+            frontier = run.step(frontier, iteration)
         if boundary is not None:
             frontier = boundary.synchronize(frontier)
-        iteration += 1
+        taken = 1 if batch is None else batch.taken
+        iteration += taken
+        replayed += taken - 1
     result = run.result()
     run.graph.device.synchronize()
     result.iterations = iteration
+    result.replayed_levels = replayed
     result.elapsed_s = time.perf_counter() - start
     result.setup_s = setup_s
     return result
+
+
+def _batch(replay: bool, iteration: int, max_iterations: int | None):
+    """The level batch a replayed step runs in (none without ``replay``),
+    never reaching past ``max_iterations``."""
+    if not replay:
+        return contextlib.nullcontext()
+    left = LEVELS_PER_BATCH if max_iterations is None else max_iterations - iteration
+    return level_batch(min(LEVELS_PER_BATCH, left))
 
 
 def _stop(run, frontier, iteration: int, boundary) -> bool:

@@ -21,6 +21,7 @@ global counts (:attr:`num_vertices`, :attr:`num_arcs`), global reductions
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
@@ -66,6 +67,22 @@ class WholeGraph:
         return values.sum()
 
 
+#: Environment variable that turns on the checks of a primitive's
+#: declarations (``changes_only_in_output``, ``replayable``); the test
+#: suite sets it.
+CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
+
+
+class DeclarationError(AssertionError):
+    """A primitive's step broke one of its declarations
+    (``changes_only_in_output``, ``replayable``)."""
+
+
+def checking_declarations() -> bool:
+    """Whether :data:`CHECK_VARIABLE` asks for the declarations' checks."""
+    return os.environ.get(CHECK_VARIABLE, "") not in ("", "0")
+
+
 class Primitive:
     """Base class of a graph primitive; see the module docstring."""
 
@@ -77,6 +94,12 @@ class Primitive:
     #: frontier instead of comparing every slot (:mod:`frontier.multi.output_exchange`;
     #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
     changes_only_in_output: bool = False
+    #: True if the step is one ``advance`` with a built-in claim functor whose
+    #: value grows by one per iteration, returns its output, and the run ends
+    #: when the frontier is empty: on one device the operators may then run
+    #: several iterations per host round trip (:mod:`frontier.replay`;
+    #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
+    replayable: bool = False
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None

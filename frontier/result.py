@@ -20,7 +20,9 @@ class Result:
     metrics, :meth:`partition.Partition.to_dict`), ``exchanged_bytes`` (bytes
     sent between devices) and ``exchange_s`` (time spent exchanging, summed
     over devices). ``node_labels`` are the graph's (``None``: vertex ``k``
-    is the caller's node ``k``), for :meth:`to_dict`. Other non-field
+    is the caller's node ``k``), for :meth:`to_dict`. ``replayed_levels``
+    counts the iterations a replayable step ran without a host round trip
+    of their own (:mod:`frontier.replay`). Other non-field
     attributes a subclass sets (DOBFS's ``directions``) travel with the
     result too.
     """
@@ -38,6 +40,7 @@ class Result:
         self.exchanged_bytes = 0
         self.exchange_s = 0.0
         self.node_labels: list | None = None
+        self.replayed_levels = 0
 
     def arrays(self) -> dict:
         """The result's arrays by field name."""

@@ -35,6 +35,8 @@ class BFS(fr.Primitive):
     communicate = {"depth": "max", "predecessor": fr.follows("depth")}
     # A step writes only the vertices it claims, which it returns.
     changes_only_in_output = True
+    # The step is one claiming advance labelled iteration + 1, returned as is.
+    replayable = True
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")

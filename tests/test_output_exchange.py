@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
-from frontier.multi.output_exchange import CHECK_VARIABLE, DeclarationError, applies
+from frontier.multi.output_exchange import applies
+from frontier.primitive import CHECK_VARIABLE, DeclarationError
 from primitives.bfs import BFS
 from primitives.cc import ConnectedComponents
 from primitives.dobfs import DOBFS

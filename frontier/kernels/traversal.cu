@@ -571,3 +571,189 @@ __global__ void gather_sum(const long long* offsets, const V* neighbours, const 
         if (valid && (lane == 31 || next_key != key)) atomicAdd(out + p, value);
     });
 }
+
+// ---- Several BFS levels in one launch (frontier.replay) ----------------------
+//
+// claim_levels and claim_levels_block run claim_push level after level while
+// the frontier stays small, so that a long, thin traversal (a road network,
+// a grid) costs a barrier a level instead of a host round trip. Both write
+// `state` (u64, zeroed by the host): the size of the frontier of level k at
+// [k % 3], and the levels run at [9]; claim_levels also keeps the frontiers'
+// out-edges at [3..5], their widest out-degree at [6..8] and its barrier's
+// arrivals at [10]. Level k claims with label value + k and appends to
+// queue1 when k is odd, else to queue0 (so an input kept in queue1 is read
+// before it is overwritten). On a graph of small degrees (`width`, a power
+// of two at least the largest out-degree, not 0) a frontier vertex's edges
+// are taken by `width` consecutive threads, one each, so that a level is a
+// single chain of dependent loads; on others a warp walks a vertex.
+
+__device__ __forceinline__ u64 load_volatile(const u64* p) {
+    return *(const volatile u64*)p;
+}
+
+// Every block waits here for all the others. The grid must be co-resident
+// (the host sizes it from the kernel's registers); `passed` counts the
+// arrivals of all barriers so far, so the counter never needs a reset. The
+// fences make the writes before the barrier visible to the reads after it.
+__device__ __forceinline__ void grid_barrier(u64* arrivals, u64& passed) {
+    __syncthreads();
+    passed += gridDim.x;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(arrivals, 1ull);
+        while (load_volatile(arrivals) < passed) { }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Add a warp's `sum` to *sum_to and its largest `widest` to *widest_to, one
+// atomic each per warp (every lane of the warp must call).
+__device__ __forceinline__ void warp_add_max(u64 sum, u64 widest, u64* sum_to, u64* widest_to) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        sum += __shfl_down_sync(FULL_MASK, sum, offset);
+        widest = max(widest, __shfl_down_sync(FULL_MASK, widest, offset));
+    }
+    if ((threadIdx.x & 31) == 0 && sum) {
+        atomicAdd(sum_to, sum);
+        atomicMax(widest_to, widest);
+    }
+}
+
+// Claim `dst` for `src` at `label` (one compare-and-swap, no read first: a
+// level of a thin traversal is a chain of dependent loads).
+template <typename V, typename P>
+__device__ __forceinline__ bool claim_edge(int* labels, int label, P* predecessor, V src, V dst) {
+    if (atomicCAS(labels + dst, -1, label) != -1) return false;
+    if (predecessor) predecessor[dst] = (P)src;
+    return true;
+}
+
+// Edge j of frontier vertex `src` (j < width, a power of two at least the
+// largest out-degree): the destination, if the edge exists and its claim won.
+template <typename V, typename P>
+__device__ __forceinline__ bool claim_item(const long long* offsets, const V* columns, V src,
+                                           int j, int* labels, int label, P* predecessor,
+                                           V& dst) {
+    long long edge = offsets[src] + j;
+    if (edge >= offsets[src + 1]) return false;
+    dst = columns[edge];
+    return claim_edge(labels, label, predecessor, src, dst);
+}
+
+// Up to max_levels levels by the whole grid, with a grid-wide barrier
+// between levels. With `width`, a level runs while its frontier has from
+// lower_limit to upper_limit vertices; without, while it has at most
+// upper_limit out-edges and no vertex of more than widest_limit.
+template <typename V, typename P>
+__global__ void claim_levels(const long long* offsets, const V* columns, const V* input,
+                             long long input_count, V* queue0, V* queue1, u64* state,
+                             int* labels, int value, P* predecessor, int max_levels,
+                             int width, u64 lower_limit, u64 upper_limit, u64 widest_limit) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    u64 passed = 0;
+    if (!width) {  // the input's out-edges and widest out-degree, as a level counts its output's
+        u64 sum = 0, widest = 0;
+        for (long long i = thread; i < input_count; i += threads) {
+            V v = input[i];
+            u64 degree = (u64)(offsets[v + 1] - offsets[v]);
+            sum += degree;
+            widest = max(widest, degree);
+        }
+        warp_add_max(sum, widest, state + 3, state + 6);
+    }
+    if (thread == 0) state[0] = (u64)input_count;
+    grid_barrier(state + 10, passed);
+    for (int k = 0; k < max_levels; ++k) {
+        const int slot = k % 3, next = (k + 1) % 3, stale = (k + 2) % 3;
+        const u64 count = load_volatile(state + slot);
+        const u64 widest_in = load_volatile(state + 6 + slot);
+        if (count == 0 || (width ? count < lower_limit || count > upper_limit
+                                 : load_volatile(state + 3 + slot) > upper_limit
+                                   || widest_in > widest_limit))
+            break;
+        const V* in = k == 0 ? input : (k & 1) ? queue0 : queue1;
+        V* out = (k & 1) ? queue1 : queue0;
+        if (thread == 0) state[stale] = state[3 + stale] = state[6 + stale] = 0;
+        const int label = value + k;
+        if (width) {
+            const long long items = (long long)count * width;
+            for (long long t = thread; t - lane < items; t += threads) {
+                V dst = 0;
+                bool take = t < items && claim_item(offsets, columns, __ldcg(in + t / width),
+                                                    (int)(t & (width - 1)), labels, label,
+                                                    predecessor, dst);
+                warp_append(take, dst, out, state + next);
+            }
+        } else {
+            u64 sum = 0, widest = 0;
+            const long long warp = thread >> 5, warps = threads >> 5;
+            for (long long w = warp; w < (long long)count; w += warps) {
+                V src = __ldcg(in + w);
+                long long end = offsets[src + 1];
+                for (long long first = offsets[src]; first < end; first += 32) {
+                    V dst = 0;
+                    bool take = false;
+                    if (first + lane < end) {
+                        dst = columns[first + lane];
+                        take = claim_edge(labels, label, predecessor, src, dst);
+                        if (take) {
+                            u64 degree = (u64)(offsets[dst + 1] - offsets[dst]);
+                            sum += degree;
+                            widest = max(widest, degree);
+                        }
+                    }
+                    warp_append(take, dst, out, state + next);
+                }
+            }
+            warp_add_max(sum, widest, state + 3 + next, state + 6 + next);
+        }
+        if (thread == 0) state[9] = (u64)(k + 1);
+        grid_barrier(state + 10, passed);
+    }
+}
+
+// Up to max_levels levels of a small frontier by one block: a level ends at
+// a __syncthreads instead of a grid-wide barrier, and the output's length is
+// counted in shared memory. Runs while the frontier has at most
+// upper_limit vertices (`width` as for claim_levels, not 0).
+template <typename V, typename P>
+__global__ void __launch_bounds__(1024) claim_levels_block(const long long* offsets, const V* columns, const V* input,
+                                   long long input_count, V* queue0, V* queue1, u64* state,
+                                   int* labels, int value, P* predecessor, int max_levels,
+                                   int width, u64 upper_limit) {
+    __shared__ unsigned int lengths[2];
+    const int lane = threadIdx.x & 31;
+    if (threadIdx.x < 2) lengths[threadIdx.x] = 0;
+    __syncthreads();
+    u64 count = (u64)input_count;
+    int k = 0;
+    for (; k < max_levels && count != 0 && count <= upper_limit; ++k) {
+        const V* in = k == 0 ? input : (k & 1) ? queue0 : queue1;
+        V* out = (k & 1) ? queue1 : queue0;
+        unsigned int* length = lengths + (k & 1);
+        const long long items = (long long)count * width;
+        for (long long t = threadIdx.x; t - lane < items; t += blockDim.x) {
+            V dst = 0;
+            // the block wrote `in` itself: plain loads see it after __syncthreads
+            bool take = t < items && claim_item(offsets, columns, in[t / width],
+                                                (int)(t & (width - 1)), labels, value + k,
+                                                predecessor, dst);
+            unsigned int takers = __ballot_sync(FULL_MASK, take);
+            unsigned int base = 0;
+            if (lane == 0 && takers) base = atomicAdd(length, (unsigned int)__popc(takers));
+            base = __shfl_sync(FULL_MASK, base, 0);
+            if (take) out[base + __popc(takers & ((1u << lane) - 1))] = dst;
+        }
+        __syncthreads();
+        count = *length;
+        if (threadIdx.x == 0) lengths[(k + 1) & 1] = 0;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        state[k % 3] = count;
+        state[9] = (u64)k;
+    }
+}

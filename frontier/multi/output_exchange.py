@@ -33,7 +33,6 @@ output frontier, or against its combiner's direction, raises
 
 from __future__ import annotations
 
-import os
 import time
 
 import numpy as np
@@ -42,20 +41,13 @@ from ..communicate import declarations
 from ..frontier import Frontier
 from ..graph import index_dtype
 from ..kernels import compact
+from ..primitive import DeclarationError, checking_declarations
 from .exchange import Exchange
 from .merge import merge
 from .messages import differs
 
-#: Environment variable that turns on the check of every step against the
-#: primitive's ``changes_only_in_output`` declaration.
-CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
-
 #: The combiners under which a proxy may keep the value it offered.
 ONE_WAY = ("min", "max")
-
-
-class DeclarationError(AssertionError):
-    """A primitive's step broke its ``changes_only_in_output`` declaration."""
 
 
 def applies(primitive: type, communication: str) -> bool:
@@ -86,7 +78,7 @@ class OutputExchange(Exchange):
 
     def __init__(self, run, part, communicator, route):
         super().__init__(run, part, communicator, route)
-        self.checking = os.environ.get(CHECK_VARIABLE, "") not in ("", "0")
+        self.checking = checking_declarations()
         self.updated = None  # a mask over the slots, all false between boundaries
         self.ticket = None   # a scratch index per slot, for removing repeats
         self.slot_type = index_dtype(part.num_slots)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
+from ..replay import claim_batch
 from ..slots import for_graph
 from .expand import default_chunk_edges, expand
 
@@ -108,6 +109,13 @@ def _fast_path(graph: Graph, frontier: Frontier, functor, direction: str, among)
         return claim_pull(graph, frontier, functor, candidates)
     from .host_push import claim_push
 
+    batch = claim_batch()
+    if batch is not None:
+        from .host_levels import claim_levels
+
+        levels = claim_levels(graph, frontier, functor, batch)
+        if levels is not None:
+            return levels
     return claim_push(graph, frontier, functor)
 
 

@@ -11,12 +11,15 @@ released by the enactor at the end of each run.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..frontier import Frontier, as_frontier
 from ..kernels import workspace
 from ..kernels.edges import edges_of, vertex_ids
 from ..kernels.module import grid_for, kernel, pointer, supported
+from ..replay import claim_batch
 
 # A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
 # (building it reads every label once, which then pays for itself) and
@@ -42,6 +45,23 @@ SMALL_MAX_EDGES = 1 << 16
 # candidates mostly find a parent in their first few in-edges).
 WARP_PULL_MIN = 1024
 HUB_PULL_MIN = 1 << 14
+# A replayed BFS step (frontier.replay) runs its levels in kernels of their
+# own while they are small. On a graph whose out-degrees are at most
+# SMALL_MAX_DEGREE, a frontier vertex's edges go to `width` threads (the
+# largest degree rounded up to a power of two); one block runs levels of up
+# to LEVELS_BLOCK_ITEMS edge slots (claim_levels_block, a __syncthreads a
+# level), the whole grid levels of up to LEVELS_MAX_EDGES slots and down to a
+# quarter of the block's (claim_levels, a grid-wide barrier a level). On
+# other graphs the grid runs levels of up to LEVELS_MAX_EDGES out-edges
+# without a vertex of more than LEVELS_MAX_DEGREE (a warp walks one vertex).
+# Larger levels go back to claim_push's load-balanced launches.
+LEVELS_MAX_EDGES = 1 << 18
+LEVELS_MAX_DEGREE = 1 << 12
+LEVELS_BLOCK_ITEMS = 1 << 12
+LEVELS_BLOCK_THREADS = 1024
+# Blocks of claim_levels per multiprocessor: all must be resident at once
+# for its grid-wide barrier (fewer also make the barrier cheaper).
+LEVELS_BLOCKS_PER_SM = 2
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -65,9 +85,11 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
     if kind == "claim_unvisited":
         if not _claim_fits(functor):
             return None
-        if direction == "push":
-            return _claim_push(graph, frontier, functor)
-        return _claim_pull(graph, frontier, functor, among)
+        if direction == "pull":
+            return _claim_pull(graph, frontier, functor, among)
+        batch = claim_batch()
+        levels = None if batch is None else _claim_levels(graph, frontier, functor, batch)
+        return levels if levels is not None else _claim_push(graph, frontier, functor)
     if kind == "hook_roots":
         if functor.labels.dtype not in (np.int32, np.int64):
             return None
@@ -163,6 +185,70 @@ def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
             (graph.offsets, graph.columns, ids, np.int64(count), np.int32(max_degree),
              functor.labels, np.int32(functor.value), pointer(predecessor), out, out_count))
     return _claimed(graph, out, out_count)
+
+
+def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
+    """Up to ``batch.allowed`` BFS levels in the levels kernels (level ``k``
+    claims with ``functor.value + k``), one read of their counts per kernel
+    launched; sets ``batch.taken`` and returns the last level's output.
+    ``None`` (nothing done) if the first level is too large for them."""
+    ids = frontier.ids
+    count = len(ids)
+    width = _level_width(graph)
+    grid_upper = LEVELS_MAX_EDGES // max(width, 1)
+    if functor.vertex_slots is not None or not 0 < count <= grid_upper:
+        return None
+    block_upper = LEVELS_BLOCK_ITEMS // width if width else 0
+    predecessor = functor.predecessor
+    types = _claim_types(graph, predecessor)
+    queues = graph.xp.empty((2, min(LEVELS_MAX_EDGES, graph.num_vertices)),
+                            dtype=graph.columns.dtype)
+    current, holder, done = vertex_ids(graph, ids), 1, 0  # holder: the queue of `current`
+    while done < batch.allowed and count:
+        # the input's queue goes second: the first level writes the other
+        state = graph.xp.zeros(11, dtype=np.uint64)
+        arguments = (graph.offsets, graph.columns, current, np.int64(count), queues[1 - holder],
+                     queues[holder], state, functor.labels, np.int32(functor.value + done),
+                     pointer(predecessor), np.int32(min(batch.allowed - done, 2**31 - 1)),
+                     np.int32(width))
+        if count <= block_upper:
+            kernel("claim_levels_block", *types)((1,), (LEVELS_BLOCK_THREADS,),
+                                                 arguments + (np.uint64(block_upper),))
+        else:
+            function = kernel("claim_levels", *types)
+            function((_levels_grid(function),), (256,), arguments + (
+                np.uint64(block_upper // 4), np.uint64(grid_upper), np.uint64(LEVELS_MAX_DEGREE)))
+        counts = state.get()
+        levels = int(counts[9])
+        if levels == 0:
+            break
+        done += levels
+        count = int(counts[levels % 3])
+        holder = holder if levels % 2 == 0 else 1 - holder  # odd levels write the second
+        current = queues[holder][:count]
+    if done == 0:
+        return None
+    batch.taken = done
+    return Frontier(graph.num_vertices, graph.device, ids=current[:count], distinct=True)
+
+
+def _level_width(graph) -> int:
+    """Threads per frontier vertex in the levels kernels: the largest
+    out-degree rounded up to a power of two, or 0 (a warp per vertex) above
+    SMALL_MAX_DEGREE."""
+    degree = graph.max_out_degree()
+    return 0 if degree > SMALL_MAX_DEGREE else 1 << max(0, degree - 1).bit_length()
+
+
+@functools.cache
+def _levels_grid(function) -> int:
+    """Blocks of 256 threads for ``claim_levels``: LEVELS_BLOCKS_PER_SM per
+    multiprocessor, fewer if its registers do not let that many reside."""
+    import cupy
+
+    registers = max(1, function.attributes["num_regs"])
+    per_sm = max(1, min(LEVELS_BLOCKS_PER_SM, 65536 // (256 * registers)))
+    return per_sm * cupy.cuda.Device().attributes["MultiProcessorCount"]
 
 
 def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:

@@ -1,0 +1,100 @@
+"""Several levels of a step per host round trip.
+
+A primitive that sets ``replayable = True`` promises that its step is one
+``advance`` with a built-in claim functor whose value grows by one per
+iteration (BFS: ``ClaimUnvisited(depth, iteration + 1)``), that the step
+returns that advance's output, and that it converges when the frontier is
+empty. The loop (:func:`frontier.loop.iterate`) then opens a
+:class:`LevelBatch` around each step on one device, and the operator may run
+up to ``allowed`` levels of the step in one go, without the host in between:
+
+* on a GPU, one kernel that runs level after level while the frontier stays
+  small, with a grid-wide barrier between levels (``claim_levels`` in
+  :file:`kernels/levels.cu`), and one read of its counts at the end;
+* on the CPU, from a single source with nothing else visited, SciPy's
+  compiled breadth-first search (:mod:`frontier.operators.host_levels`).
+
+The operator records how many levels it ran in ``taken``; the loop counts
+them as iterations, so a result is the same as level by level (the same
+labels, iterations and a valid predecessor tree; which of several frontier
+vertices becomes a predecessor may differ, as it may between two runs on a
+GPU). ``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) reruns a
+replayed run level by level and raises :class:`~frontier.DeclarationError`
+if a combined array or the iteration count differs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import numpy as np
+
+#: Levels a batch may run at most: the host regains control (progress,
+#: Ctrl-C) at least this often.
+LEVELS_PER_BATCH = 4096
+
+_open = threading.local()
+
+
+class LevelBatch:
+    """Permission for one operator call to run up to ``allowed`` levels;
+    the operator sets ``taken`` to the number it ran (1: the usual one)."""
+
+    __slots__ = ("allowed", "taken", "_claimed")
+
+    def __init__(self, allowed: int):
+        self.allowed = int(allowed)
+        self.taken = 1
+        self._claimed = False
+
+
+@contextlib.contextmanager
+def level_batch(allowed: int):
+    """Open a :class:`LevelBatch` of ``allowed`` levels for the step run
+    inside the block (this thread only); yields the batch."""
+    batch = LevelBatch(allowed)
+    previous = getattr(_open, "batch", None)
+    _open.batch = batch
+    try:
+        yield batch
+    finally:
+        _open.batch = previous
+
+
+def claim_batch() -> LevelBatch | None:
+    """The open batch, if it allows more than one level and no operator of
+    this step has claimed it yet; claiming it means the caller's output is
+    the step's output. ``None`` outside a replayable step."""
+    batch = getattr(_open, "batch", None)
+    if batch is None or batch._claimed or batch.allowed < 2:
+        return None
+    batch._claimed = True
+    return batch
+
+
+def check_replay(primitive, replayed, plain) -> None:
+    """Raise :class:`~frontier.DeclarationError` if the ``replayed`` result
+    of ``primitive`` differs from the ``plain`` one run level by level: in
+    its iterations, or in an array the primitive combines by ``"min"``,
+    ``"max"`` or ``"sum"`` (arrays that follow another, such as a
+    predecessor, may pick another of equal standing). A primitive that
+    declares no combined arrays has all its result arrays compared."""
+    from .device import to_numpy
+    from .primitive import DeclarationError
+
+    name = primitive.__name__
+    if replayed.iterations != plain.iterations:
+        raise DeclarationError(
+            f"{name} declares replayable = True, but run {replayed.iterations} iterations with "
+            f"{replayed.replayed_levels} replayed it took {plain.iterations} level by level")
+    combined = [field for field, combiner in primitive.communicate.items()
+                if isinstance(combiner, str)] or list(plain.arrays())
+    for field in combined:
+        ours, theirs = to_numpy(getattr(replayed, field)), to_numpy(getattr(plain, field))
+        if not np.array_equal(ours, theirs, equal_nan=ours.dtype.kind == "f"):
+            raise DeclarationError(
+                f"{name} declares replayable = True, but its {field!r} differs when "
+                f"{replayed.replayed_levels} levels are replayed (first at slot "
+                f"{int(np.flatnonzero(ours != theirs)[0])}): its step must be one advance "
+                "with a built-in claim functor whose value grows by one per iteration")

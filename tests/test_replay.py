@@ -1,0 +1,186 @@
+"""Replayed steps (:mod:`frontier.replay`): a BFS whose levels run several at a
+time (one kernel on a GPU, SciPy's search on the CPU) against the same BFS
+level by level, and the check that catches a wrong ``replayable``."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from checks import assert_bfs_tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import edge_lists
+
+import frontier as fr
+from frontier import loop
+from frontier.operators import host_levels
+from frontier.primitive import DeclarationError
+from primitives.bfs import BFS
+
+
+class LevelByLevelBFS(BFS):
+    replayable = False
+
+
+class MislabelledBFS(BFS):
+    """Declares replayable, but its labels grow by two a level."""
+
+    def step(self, frontier, iteration):
+        visit = fr.functors.ClaimUnvisited(self.depth, 2 * iteration + 1, self.predecessor)
+        return fr.advance(self.graph, frontier, visit)
+
+
+class FilteredBFS(BFS):
+    """Declares replayable, but drops part of the advance's output."""
+
+    def step(self, frontier, iteration):
+        found = super().step(frontier, iteration)
+        return fr.filter(found, lambda ids: ids % 3 != 0)
+
+
+def _both(G, source, **options):
+    replayed = fr.enact(BFS, G, source=source, **options)
+    plain = fr.enact(LevelByLevelBFS, G, source=source, **options)
+    return replayed, plain
+
+
+def _assert_same_levels(G, source, replayed, plain):
+    assert replayed.iterations == plain.iterations
+    np.testing.assert_array_equal(fr.to_numpy(replayed.depth), fr.to_numpy(plain.depth))
+    assert_bfs_tree(G, source, replayed.depth, replayed.predecessor)
+    assert plain.replayed_levels == 0
+
+
+def _path(n: int, device):
+    return fr.Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n,
+                               directed=False, device=device)
+
+
+def _grid(rows: int, cols: int, device):
+    return fr.Graph.from_networkx(nx.convert_node_labels_to_integers(
+        nx.grid_2d_graph(rows, cols)), device=device)
+
+
+@settings(max_examples=40)
+@given(edges=edge_lists(max_vertices=60, max_edges=150), data=st.data())
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_replayed_bfs_is_bfs_level_by_level(device, edges, data):
+    G = edges.graph(device)
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    replayed, plain = _both(G, source)
+    _assert_same_levels(G, source, replayed, plain)
+
+
+SHAPES = ["path", "grid", "broom", "directed"]
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_thousands_of_levels(device, shape):
+    """Deep graphs, where batches of levels matter: a 1 x 5000 path, a 40 x
+    120 grid (a wide frontier), a hub with long tails (a warp per vertex on
+    a GPU, which large degrees call for) and a random directed graph."""
+    _deep_graph_levels(device, shape)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("limits", [(16, 1 << 18), (8, 64)])
+def test_gpu_levels_kernels_hand_over(shape, limits, monkeypatch):
+    """Small limits make the one-block kernel, the grid's and level-by-level
+    launches take turns within one run (block items, grid edges)."""
+    from frontier.operators import fused
+
+    monkeypatch.setattr(fused, "LEVELS_BLOCK_ITEMS", limits[0])
+    monkeypatch.setattr(fused, "LEVELS_MAX_EDGES", limits[1])
+    monkeypatch.setattr(fused, "LEVELS_MAX_DEGREE", 32)
+    _deep_graph_levels("cuda:0", shape)
+
+
+def _deep_graph_levels(device, shape):
+    if shape == "path":
+        G, source = _path(5000, device), 0
+    elif shape == "grid":
+        G, source = _grid(40, 120, device), 17
+    elif shape == "broom":  # a hub of degree 2000, each neighbour a tail of 3
+        tails = np.arange(1, 2001)
+        src = np.concatenate([np.zeros(2000, int), tails, tails + 2000, tails + 4000])
+        dst = np.concatenate([tails, tails + 2000, tails + 4000, tails + 6000])
+        G, source = fr.Graph.from_edges(src, dst, directed=False, device=device), 6001
+    else:
+        rng = np.random.default_rng(7)
+        n = 3000
+        src = np.concatenate([np.arange(n - 1), rng.integers(0, n, 600)])
+        dst = np.concatenate([np.arange(1, n), rng.integers(0, n, 600)])
+        G, source = fr.Graph.from_edges(src, dst, num_vertices=n + 5, device=device), 0
+    replayed, plain = _both(G, source)
+    _assert_same_levels(G, source, replayed, plain)
+    assert replayed.replayed_levels > 0
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_max_iterations_bounds_a_batch(device):
+    G = _path(300, device)
+    with pytest.raises(RuntimeError, match="did not converge in 120 iterations"):
+        fr.enact(BFS, G, source=0, max_iterations=120)
+    done = fr.enact(BFS, G, source=0, max_iterations=300)
+    assert done.iterations == 300 and int(fr.to_numpy(done.depth).max()) == 299
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_batches_end_and_continue_level_by_level(device, monkeypatch):
+    """A batch allowed fewer levels than the graph has stops with the last
+    level's frontier, and the next batch goes on from there."""
+    monkeypatch.setattr(loop, "LEVELS_PER_BATCH", 7)
+    G = _grid(9, 30, device)
+    replayed, plain = _both(G, 4)
+    _assert_same_levels(G, 4, replayed, plain)
+    assert 0 < replayed.replayed_levels < replayed.iterations
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("wrong", [MislabelledBFS, FilteredBFS])
+def test_a_wrong_declaration_is_caught(device, wrong):
+    G = _path(400, device)
+    with pytest.raises(DeclarationError, match="replayable"):
+        fr.enact(wrong, G, source=0)
+
+
+def test_the_declaration_is_checked_only_when_asked(monkeypatch):
+    monkeypatch.setenv("FRONTIER_CHECK_DECLARATIONS", "0")
+    result = fr.enact(MislabelledBFS, _path(50, "cpu"), source=0)
+    assert result.replayed_levels > 0  # unchecked, it keeps what the batch did
+
+
+def test_several_devices_run_level_by_level():
+    G = _path(200, "cpu")
+    result = fr.enact(BFS, G, source=0, devices=["cpu:0", "cpu:1"])
+    assert result.replayed_levels == 0 and result.iterations == 200
+
+
+@settings(max_examples=30)
+@given(n=st.integers(2, 3000), seed=st.integers(0, 2**32 - 1), jump=st.booleans())
+def test_hops_from_a_search_order(n, seed, jump):
+    """Both ways of counting hops (binary searches per level, pointer
+    jumping) against NetworkX on random trees of all depths."""
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import breadth_first_order
+
+    rng = np.random.default_rng(seed)
+    # a random recursive tree, made deeper by attaching near the newest vertices
+    parents = np.maximum(0, np.arange(1, n) - 1 - rng.integers(0, 4, n - 1))
+    g = nx.Graph(zip(parents.tolist(), range(1, n)))
+    g.add_nodes_from(range(n))
+    G = fr.Graph.from_networkx(g, device="cpu")
+    adjacency = csr_array((np.ones(G.num_arcs), G.columns, G.offsets), shape=(n, n))
+    order, parent = breadth_first_order(adjacency, 0, directed=True, return_predecessors=True)
+    saved = host_levels.SEARCHED_LEVELS
+    host_levels.SEARCHED_LEVELS = 0.0 if jump else 1.0
+    try:
+        hops = host_levels._hops(order, parent)
+    finally:
+        host_levels.SEARCHED_LEVELS = saved
+    expected = nx.single_source_shortest_path_length(g, 0)
+    assert hops.tolist() == [expected[v] for v in order.tolist()]
+
