@@ -144,6 +144,32 @@ class HookRoots:
         return array_namespace(dst).zeros(len(dst), dtype=bool)
 
 
+@dataclass
+class PointToRoots:
+    """Pointer jumping for ``compute``: every vertex of the ids takes the root
+    of its tree, following ``labels`` (caller ids; a root labels itself)
+    until they stop changing. On a part of a larger graph a label with no
+    slot here is as far as the jump goes this time.
+
+    Labels must form trees (no cycle but a root's own label), as
+    connected-components hooking keeps them."""
+
+    fused = "point_to_roots"
+
+    labels: object
+    vertex_slots: SlotTable | None = None
+
+    def __call__(self, ids):
+        labels, xp = self.labels, array_namespace(self.labels)
+        while True:
+            parent = labels[ids]
+            slot = parent if self.vertex_slots is None else self.vertex_slots.slot_of(parent)
+            grandparent = xp.where(slot >= 0, labels[slot], parent)
+            if not bool((grandparent != parent).any()):
+                return
+            labels[ids] = grandparent
+
+
 def _times_weight(values, weighted: bool, weight):
     """``values`` times the edges' weights, if asked for and the graph has them."""
     return values * weight if weighted and weight is not None else values

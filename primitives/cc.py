@@ -61,19 +61,8 @@ class ConnectedComponents(fr.Primitive):
             # Weak connectivity also follows edges into the frontier; in the
             # first iteration the out-edges of all vertices are every edge.
             fr.advance(self.graph, self.everyone, hook, direction="pull", among=frontier)
-        fr.compute(self.everyone, self.jump)
+        fr.compute(self.everyone, fr.functors.PointToRoots(self.labels), graph=self.graph)
         return fr.filter(self.everyone, lambda ids: self.labels[ids] != before[ids])
-
-    def jump(self, ids):
-        """Point every vertex of ``ids`` at its root (repeated pointer doubling)."""
-        labels, xp = self.labels, self.xp
-        while True:
-            parent = labels[ids]
-            slot = self.slot_of(parent)
-            grandparent = xp.where(slot >= 0, labels[slot], parent)
-            if not bool((grandparent != parent).any()):
-                return
-            labels[ids] = grandparent
 
     def result(self):
         return CCResult(self.labels)

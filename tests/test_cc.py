@@ -80,3 +80,29 @@ def test_wiki_vote_has_24_weak_components():
     sizes = np.bincount(labels, minlength=n)
     assert np.count_nonzero(sizes) == 24
     assert sizes.max() == 7066
+
+
+@pytest.mark.parametrize("everyone", [True, False])
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_point_to_roots_against_a_walk_up(device, everyone):
+    """compute with PointToRoots (a fused kernel on a GPU) gives every listed
+    vertex the root of its tree, as walking up one label at a time does, and
+    leaves the others; random forests, deep chains included."""
+    rng = np.random.default_rng(5)
+    n = 5000
+    parent = np.arange(n)
+    for v in range(1, n):  # a random forest with labels pointing to smaller ids
+        if rng.random() < 0.97:
+            parent[v] = v - 1 if rng.random() < 0.5 else rng.integers(0, v)
+    G = fr.Graph.from_edges([0], [1], num_vertices=n, device=device)
+    labels = G.device.asarray(parent)
+    ids = np.arange(n) if everyone else np.flatnonzero(rng.random(n) < 0.3)
+    frontier = fr.Frontier.all(n, G.device) if everyone else fr.Frontier.from_ids(ids, n, G.device)
+    fr.compute(frontier, fr.functors.PointToRoots(labels), graph=G)
+    expected = parent.copy()
+    for v in ids:
+        root = v
+        while parent[root] != root:
+            root = parent[root]
+        expected[v] = root
+    np.testing.assert_array_equal(fr.to_numpy(labels), expected)

@@ -541,6 +541,21 @@ __global__ void hook(const long long* offsets, const V* neighbours, const V* ver
     });
 }
 
+// Connected components' pointer jumping: every listed vertex (all if `ids` is
+// null) follows its labels to the root of its tree (the label that labels
+// itself) and takes it. Other threads shorten the same paths meanwhile; a
+// label only ever moves to an ancestor, so every read is one.
+template <typename L>
+__global__ void point_to_roots(const L* ids, long long count, L* labels) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        L v = ids ? ids[i] : (L)i;
+        L root = labels[v];
+        for (L up = labels[root]; up != root; up = labels[root]) root = up;
+        labels[v] = root;
+    }
+}
+
 // Sum over the edges of each listed vertex (all vertices if `vertices` is
 // null) of values[neighbour], times the edge weight if `weights` is given:
 // out[p] for list position p. `edge_ids` maps a CSC position to its CSR edge

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ..frontier import Frontier
 from ..kernels import compact
+from ..slots import for_graph
 
 
 def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A001
@@ -39,13 +40,23 @@ def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A0
                     distinct=frontier.distinct)
 
 
-def compute(frontier: Frontier, functor: Callable):
+def compute(frontier: Frontier, functor: Callable, *, graph=None):
     """Run ``functor(ids)`` once over all of the frontier's vertex ids.
 
     The functor typically updates vertex data in place (``rank[ids] = ...``);
-    whatever it returns is returned.
+    whatever it returns is returned. ``graph``, the graph whose vertices the
+    frontier holds, lets a built-in functor that stores vertex ids
+    (:class:`~frontier.functors.PointToRoots`) work on a part of a larger
+    graph, and run as a fused kernel on a GPU.
     """
     _check_frontier(frontier, "compute")
+    if graph is not None:
+        functor = for_graph(functor, graph)
+        if graph.device.is_gpu and getattr(functor, "fused", None) == "point_to_roots" \
+                and functor.vertex_slots is None:
+            from .fused import point_to_roots
+
+            return point_to_roots(frontier, functor.labels)
     return functor(frontier.ids)
 
 

@@ -354,6 +354,16 @@ def _ids_or_all(frontier: Frontier | None):
     return None if _is_everyone(frontier) else frontier.ids
 
 
+def point_to_roots(frontier: Frontier, labels) -> None:
+    """:class:`~frontier.functors.PointToRoots` on a GPU: one thread per
+    vertex follows its labels up to the root and stores it (one launch)."""
+    ids = None if _is_everyone(frontier) else frontier.ids.astype(labels.dtype, copy=False)
+    count = frontier.num_vertices if ids is None else len(ids)
+    if count:
+        kernel("point_to_roots", labels.dtype)((grid_for(count),), (256,),
+                                                (pointer(ids), np.int64(count), labels))
+
+
 def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
     """The result of a fused neighbor-reduce, or ``None`` if none applies.
 
