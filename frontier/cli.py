@@ -155,6 +155,9 @@ def _run(args, comm) -> int:
         summary["exchange_ms"] = round(result.exchange_s * 1e3, 3)
     if comm is not None:
         summary["transport"] = result.partition["transport"]
+    hint = deep_run_hint(result, args.primitive)
+    if hint is not None:
+        summary["hint"] = hint
     if args.output:
         write_npz(args.output, result.arrays())
         summary["output"] = args.output
@@ -164,6 +167,26 @@ def _run(args, comm) -> int:
         for key, value in summary.items():
             print(f"{key:>11}: {value}")
     return 0
+
+
+#: A run on a GPU with at least this many host round trips (iterations not
+#: replayed on the device), each this short, is mostly host work.
+DEEP_RUN_STEPS = 256
+DEEP_RUN_STEP_S = 1e-3
+
+
+def deep_run_hint(result, primitive: str) -> str | None:
+    """A note for the user when a run on a GPU was a long string of short
+    host round trips, where the CPU can be faster (docs/benchmarks.md,
+    "Small and deep graphs"); ``None`` otherwise."""
+    steps = result.iterations - result.replayed_levels
+    on_gpu = any(name.startswith("cuda") for name in result.devices)
+    if not on_gpu or steps < DEEP_RUN_STEPS or result.elapsed_s > steps * DEEP_RUN_STEP_S:
+        return None
+    return (f"{steps} iterations of {result.elapsed_s / steps * 1e6:.0f} us each, mostly host "
+            f"work: on a graph this deep {primitive} may run faster with --devices cpu "
+            "(SSSP on the DE road graph: 291 ms on the CPU against 776 ms on an H100; "
+            "docs/benchmarks.md, 'Small and deep graphs')")
 
 
 def demo_command(args) -> int:

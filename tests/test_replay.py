@@ -184,3 +184,20 @@ def test_hops_from_a_search_order(n, seed, jump):
     expected = nx.single_source_shortest_path_length(g, 0)
     assert hops.tolist() == [expected[v] for v in order.tolist()]
 
+
+
+def test_frontier_run_hints_at_the_cpu_for_long_host_bound_gpu_runs():
+    from frontier.cli import DEEP_RUN_STEPS, deep_run_hint
+
+    result = fr.enact(BFS, _path(50, "cpu"), source=0)
+    result.iterations, result.replayed_levels = DEEP_RUN_STEPS + 10, 5
+    result.elapsed_s = 0.04 * 1e-3 * (DEEP_RUN_STEPS + 5)  # 40 us a round trip
+    assert deep_run_hint(result, "sssp") is None  # it ran on the CPU
+    result.devices = ("cuda:0",)
+    hint = deep_run_hint(result, "sssp")
+    assert hint.startswith(f"{DEEP_RUN_STEPS + 5} iterations of 40 us each")
+    assert "--devices cpu" in hint
+    result.replayed_levels = 20  # most levels ran on the device: fewer round trips
+    assert deep_run_hint(result, "sssp") is None
+    result.replayed_levels, result.elapsed_s = 5, 1.0  # long iterations: the GPU's work
+    assert deep_run_hint(result, "sssp") is None
