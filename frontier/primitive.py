@@ -94,11 +94,12 @@ class Primitive:
     #: frontier instead of comparing every slot (:mod:`frontier.multi.output_exchange`;
     #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
     changes_only_in_output: bool = False
-    #: True if the step is one ``advance`` with a built-in claim functor whose
-    #: value grows by one per iteration, returns its output, and the run ends
-    #: when the frontier is empty: on one device the operators may then run
-    #: several iterations per host round trip (:mod:`frontier.replay`;
-    #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
+    #: True if the step's work is one ``advance`` with a built-in claim (its
+    #: value growing by one per iteration) or relaxation whose output it
+    #: returns, and the run ends when the frontier is empty: on one device
+    #: the operators may then run several iterations per host round trip
+    #: (:mod:`frontier.replay`; checked in tests with
+    #: ``FRONTIER_CHECK_DECLARATIONS=1``).
     replayable: bool = False
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.

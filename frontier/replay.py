@@ -1,26 +1,32 @@
 """Several levels of a step per host round trip.
 
-A primitive that sets ``replayable = True`` promises that its step is one
-``advance`` with a built-in claim functor whose value grows by one per
-iteration (BFS: ``ClaimUnvisited(depth, iteration + 1)``), that the step
-returns that advance's output, and that it converges when the frontier is
-empty. The loop (:func:`frontier.loop.iterate`) then opens a
-:class:`LevelBatch` around each step on one device, and the operator may run
-up to ``allowed`` levels of the step in one go, without the host in between:
+A primitive that sets ``replayable = True`` promises that its step's work
+is one ``advance`` with a built-in functor whose output the step returns
+(repeats dropped, at most), and that the run ends when the frontier is
+empty: either a claim whose value grows by one per iteration (BFS:
+``ClaimUnvisited(depth, iteration + 1)``), or a relaxation (SSSP:
+``RelaxMin``), whose iterations may be run on to a fixed point in any order.
+The loop (:func:`frontier.loop.iterate`) then opens a :class:`LevelBatch`
+around each step on one device, and the operator may run up to ``allowed``
+levels of it in one go, without the host in between:
 
-* on a GPU, one kernel that runs level after level while the frontier stays
-  small, with a grid-wide barrier between levels (``claim_levels`` in
-  :file:`kernels/levels.cu`), and one read of its counts at the end;
-* on the CPU, from a single source with nothing else visited, SciPy's
-  compiled breadth-first search (:mod:`frontier.operators.host_levels`).
+* a claim, on a GPU: kernels that run level after level while the frontier
+  stays small, with a barrier between levels (``claim_levels_block``,
+  ``claim_levels`` in :file:`kernels/traversal.cu`), and one read of their
+  counts per launch; on the CPU, from a single source with nothing else
+  visited, SciPy's compiled breadth-first search
+  (:mod:`frontier.operators.host_levels`);
+* a relaxation, on a GPU: ``relax_levels``, frontier Bellman-Ford levels
+  (each relaxes the vertices the last one improved) in one kernel.
 
 The operator records how many levels it ran in ``taken``; the loop counts
-them as iterations, so a result is the same as level by level (the same
-labels, iterations and a valid predecessor tree; which of several frontier
-vertices becomes a predecessor may differ, as it may between two runs on a
-GPU). ``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) reruns a
+them as iterations. A claim's result is the same as level by level (labels,
+iterations, a valid predecessor tree; which of several frontier vertices
+becomes a predecessor may differ, as it may between two runs on a GPU); a
+relaxation's distances are the same, and its iterations count its levels.
+``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) reruns a
 replayed run level by level and raises :class:`~frontier.DeclarationError`
-if a combined array or the iteration count differs.
+if an array combined by ``"min"``, ``"max"`` or ``"sum"`` differs.
 """
 
 from __future__ import annotations
@@ -75,19 +81,15 @@ def claim_batch() -> LevelBatch | None:
 
 def check_replay(primitive, replayed, plain) -> None:
     """Raise :class:`~frontier.DeclarationError` if the ``replayed`` result
-    of ``primitive`` differs from the ``plain`` one run level by level: in
-    its iterations, or in an array the primitive combines by ``"min"``,
-    ``"max"`` or ``"sum"`` (arrays that follow another, such as a
-    predecessor, may pick another of equal standing). A primitive that
-    declares no combined arrays has all its result arrays compared."""
+    of ``primitive`` differs from the ``plain`` one run level by level in an
+    array the primitive combines by ``"min"``, ``"max"`` or ``"sum"``
+    (arrays that follow another, such as a predecessor, may pick another of
+    equal standing). A primitive that declares no combined arrays has all
+    its result arrays compared."""
     from .device import to_numpy
     from .primitive import DeclarationError
 
     name = primitive.__name__
-    if replayed.iterations != plain.iterations:
-        raise DeclarationError(
-            f"{name} declares replayable = True, but run {replayed.iterations} iterations with "
-            f"{replayed.replayed_levels} replayed it took {plain.iterations} level by level")
     combined = [field for field, combiner in primitive.communicate.items()
                 if isinstance(combiner, str)] or list(plain.arrays())
     for field in combined:
@@ -97,4 +99,4 @@ def check_replay(primitive, replayed, plain) -> None:
                 f"{name} declares replayable = True, but its {field!r} differs when "
                 f"{replayed.replayed_levels} levels are replayed (first at slot "
                 f"{int(np.flatnonzero(ours != theirs)[0])}): its step must be one advance "
-                "with a built-in claim functor whose value grows by one per iteration")
+                "with a built-in claim or relaxation, whose output it returns")

@@ -48,6 +48,10 @@ class SSSP(fr.Primitive):
     # A step returns every vertex it improved (near or far: the split into
     # the two piles comes at the start of the next step).
     changes_only_in_output = True
+    # The step's work is one relaxing advance, returned without repeats:
+    # its levels may run on to the fixed point (the far pile then holds
+    # vertices already final, which expand to nothing).
+    replayable = True
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")

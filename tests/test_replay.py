@@ -7,7 +7,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from checks import assert_bfs_tree
+from checks import assert_bfs_tree, assert_shortest_path_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -17,6 +17,7 @@ from frontier import loop
 from frontier.operators import host_levels
 from frontier.primitive import DeclarationError
 from primitives.bfs import BFS
+from primitives.sssp import SSSP
 
 
 class LevelByLevelBFS(BFS):
@@ -37,6 +38,17 @@ class FilteredBFS(BFS):
     def step(self, frontier, iteration):
         found = super().step(frontier, iteration)
         return fr.filter(found, lambda ids: ids % 3 != 0)
+
+
+class LevelByLevelSSSP(SSSP):
+    replayable = False
+
+
+class FilteredSSSP(SSSP):
+    """Declares replayable, but drops part of the advance's output."""
+
+    def step(self, frontier, iteration):
+        return fr.filter(super().step(frontier, iteration), lambda ids: ids % 4 != 1)
 
 
 def _both(G, source, **options):
@@ -99,6 +111,14 @@ def test_gpu_levels_kernels_hand_over(shape, limits, monkeypatch):
 
 
 def _deep_graph_levels(device, shape):
+    G, source = _deep_graph(device, shape)
+    replayed, plain = _both(G, source)
+    _assert_same_levels(G, source, replayed, plain)
+    assert replayed.replayed_levels > 0
+
+
+def _deep_graph(device, shape):
+    """A graph of thousands of levels, and a source."""
     if shape == "path":
         G, source = _path(5000, device), 0
     elif shape == "grid":
@@ -114,9 +134,7 @@ def _deep_graph_levels(device, shape):
         src = np.concatenate([np.arange(n - 1), rng.integers(0, n, 600)])
         dst = np.concatenate([np.arange(1, n), rng.integers(0, n, 600)])
         G, source = fr.Graph.from_edges(src, dst, num_vertices=n + 5, device=device), 0
-    replayed, plain = _both(G, source)
-    _assert_same_levels(G, source, replayed, plain)
-    assert replayed.replayed_levels > 0
+    return G, source
 
 
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
@@ -201,3 +219,56 @@ def test_frontier_run_hints_at_the_cpu_for_long_host_bound_gpu_runs():
     assert deep_run_hint(result, "sssp") is None
     result.replayed_levels, result.elapsed_s = 5, 1.0  # long iterations: the GPU's work
     assert deep_run_hint(result, "sssp") is None
+
+
+def _weighted(G, seed: int):
+    """``G`` with random integer weights 1..9 on its arcs (both directions of
+    an undirected edge may differ: an undirected graph keeps one arc each)."""
+    src, dst, _ = G.edges()
+    weights = np.random.default_rng(seed).integers(1, 10, len(src)).astype(np.float64)
+    return fr.Graph.from_edges(src, dst, weights, num_vertices=G.num_vertices,
+                               directed=True, device=G.device)
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_replayed_sssp_has_the_distances_of_sssp_level_by_level(device, shape):
+    """On a GPU the levels run in relax_levels, except on the broom, whose
+    hub's degree is too large for it."""
+    G, source = _deep_graph(device, shape)
+    G = _weighted(G, seed=len(shape))
+    for delta in (None, float("inf")):
+        replayed = fr.enact(SSSP, G, source=source, delta=_delta(G, delta))
+        plain = fr.enact(LevelByLevelSSSP, G, source=source, delta=_delta(G, delta))
+        np.testing.assert_array_equal(fr.to_numpy(replayed.distance),
+                                      fr.to_numpy(plain.distance))
+        assert_shortest_path_tree(G, source, replayed.distance, replayed.predecessor)
+        if G.device.is_gpu and shape != "broom":
+            assert replayed.replayed_levels > 0
+
+
+@settings(max_examples=30)
+@given(edges=edge_lists(max_vertices=60, max_edges=150, weighted=True), data=st.data())
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_replayed_sssp_on_random_graphs(device, edges, data):
+    G = edges.graph(device)
+    if G.weights is not None and float(fr.to_numpy(G.weights).min(initial=0)) < 0:
+        return
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    replayed = fr.enact(SSSP, G, source=source, delta=_delta(G, None))
+    plain = fr.enact(LevelByLevelSSSP, G, source=source, delta=_delta(G, None))
+    np.testing.assert_array_equal(fr.to_numpy(replayed.distance), fr.to_numpy(plain.distance))
+    assert_shortest_path_tree(G, source, replayed.distance, replayed.predecessor)
+
+
+@pytest.mark.gpu
+def test_a_wrong_relaxation_declaration_is_caught():
+    G = _weighted(_grid(20, 20, "cuda:0"), seed=3)
+    with pytest.raises(DeclarationError, match="replayable"):
+        fr.enact(FilteredSSSP, G, source=0, delta=_delta(G, None))
+
+
+def _delta(G, delta):
+    from primitives.sssp import _default_delta
+
+    return _default_delta(G) if delta is None else delta

@@ -77,6 +77,8 @@ _TRAVERSAL = tuple(
     + [f"relax_predecessor<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]
     + [f"relax_push_small<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
+    + [f"relax_levels<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
+       for d in _DISTANCE for p in _VERTEX]
     + [f"relax_predecessor_small<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]
     + [f"clear_bits<{v}>" for v in _VERTEX]

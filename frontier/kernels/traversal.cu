@@ -772,3 +772,72 @@ __global__ void __launch_bounds__(1024) claim_levels_block(const long long* offs
         state[9] = (u64)k;
     }
 }
+
+// Up to max_levels levels of frontier Bellman-Ford by the whole grid while a
+// level has at most upper_limit vertices, each of out-degree at most `width`
+// (a power of two; its edges go to `width` consecutive threads). A level
+// relaxes its frontier's out-edges from `start` (each vertex's distance when
+// the level began, aligned with the queue) and queues each improved vertex
+// once (queued_at[v] = tag + k + 1); after a barrier it records, for each
+// improved vertex, a frontier vertex whose offer is its new distance, and
+// the next level's start values. `state` as for claim_levels: sizes at
+// [k % 3], levels run at [9], barrier arrivals at [10].
+template <typename V, typename W, typename D, typename P>
+__global__ void relax_levels(const long long* offsets, const V* columns, const W* weights,
+                             const V* input, const D* input_start, long long input_count,
+                             V* queue0, V* queue1, D* start0, D* start1, u64* state,
+                             D* distance, int* queued_at, int tag, P* predecessor,
+                             int max_levels, int width, u64 upper_limit) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    u64 passed = 0;
+    if (thread == 0) state[0] = (u64)input_count;
+    grid_barrier(state + 10, passed);
+    for (int k = 0; k < max_levels; ++k) {
+        const int slot = k % 3, next = (k + 1) % 3, stale = (k + 2) % 3;
+        const u64 count = load_volatile(state + slot);
+        if (count == 0 || count > upper_limit) break;
+        const V* in = k == 0 ? input : (k & 1) ? queue0 : queue1;
+        const D* start = k == 0 ? input_start : (k & 1) ? start0 : start1;
+        V* out = (k & 1) ? queue1 : queue0;
+        D* out_start = (k & 1) ? start1 : start0;
+        if (thread == 0) state[stale] = 0;
+        const int queued_tag = tag + k + 1;
+        const long long items = (long long)count * width;
+        for (long long t = thread; t - lane < items; t += threads) {
+            bool take = false;
+            V dst = 0;
+            if (t < items) {
+                const long long i = t / width;
+                const V src = __ldcg(in + i);
+                const long long edge = offsets[src] + (t & (width - 1));
+                if (edge < offsets[src + 1]) {
+                    dst = columns[edge];
+                    D offer = (D)(__ldcg(start + i) + weight_of(weights, edge));
+                    take = offer < atomic_min_float(distance + dst, offer)
+                           && atomicExch(queued_at + dst, queued_tag) != queued_tag;
+                }
+            }
+            warp_append(take, dst, out, state + next);
+        }
+        grid_barrier(state + 10, passed);
+        if (predecessor) {
+            for (long long t = thread; t < items; t += threads) {
+                const long long i = t / width;
+                const V src = __ldcg(in + i);
+                const long long edge = offsets[src] + (t & (width - 1));
+                if (edge >= offsets[src + 1]) continue;
+                const V dst = columns[edge];
+                if (__ldcg(queued_at + dst) == queued_tag
+                    && (D)(__ldcg(start + i) + weight_of(weights, edge)) == __ldcg(distance + dst))
+                    predecessor[dst] = (P)src;
+            }
+        }
+        const long long next_count = (long long)load_volatile(state + next);
+        for (long long j = thread; j < next_count; j += threads)
+            out_start[j] = __ldcg(distance + __ldcg(out + j));
+        if (thread == 0) state[9] = (u64)(k + 1);
+        grid_barrier(state + 10, passed);
+    }
+}

@@ -52,6 +52,27 @@ def bits(n: int):
     return _buffers[key]
 
 
+class Stamps:
+    """One int32 per vertex, -1 when made, and the last tag written into it:
+    a kernel marks vertex ``v`` done in round ``t`` by storing a tag above
+    :attr:`last` (so no clearing between rounds), then raises :attr:`last`."""
+
+    def __init__(self, n: int):
+        import cupy
+
+        self.array = cupy.full(n, -1, dtype=np.int32)
+        self.last = -1
+
+
+def stamps(n: int) -> Stamps:
+    """The :class:`Stamps` of ``n`` vertices for this GPU and thread, kept
+    for the run."""
+    key = ("stamps", n, _current_gpu(), threading.get_ident())
+    if key not in _buffers:
+        _buffers[key] = Stamps(n)
+    return _buffers[key]
+
+
 def counter() -> np.uint64:
     """The device address of a one-entry uint64 counter that reads zero, for
     a kernel's output length (an ``unsigned long long*`` argument; read it

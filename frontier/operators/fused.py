@@ -98,7 +98,9 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
         if functor.distance.dtype not in (np.float32, np.float64) or not _weights_fit(graph) \
                 or not _index_array(functor.predecessor):
             return None
-        return _relax_push(graph, frontier, functor)
+        batch = claim_batch()
+        levels = None if batch is None else _relax_levels(graph, frontier, functor, batch)
+        return levels if levels is not None else _relax_push(graph, frontier, functor)
     return None
 
 
@@ -238,6 +240,46 @@ def _level_width(graph) -> int:
     SMALL_MAX_DEGREE."""
     degree = graph.max_out_degree()
     return 0 if degree > SMALL_MAX_DEGREE else 1 << max(0, degree - 1).bit_length()
+
+
+def _relax_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
+    """Up to ``batch.allowed`` levels of frontier Bellman-Ford (each relaxes
+    the last level's improved vertices) in ``relax_levels``, one read per
+    launch, while a level has at most LEVELS_MAX_EDGES edge slots; sets
+    ``batch.taken`` and returns the last level's improved vertices. ``None``
+    (nothing done) on a graph of large degrees or a level too large."""
+    width = _level_width(graph)
+    if not width or functor.vertex_slots is not None:
+        return None
+    ids = frontier.unique().ids
+    count, upper = len(ids), LEVELS_MAX_EDGES // width
+    if not 0 < count <= upper:
+        return None
+    xp, weights, predecessor = graph.xp, graph.weights, functor.predecessor
+    distance = functor.distance
+    types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
+             distance.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
+    capacity = min(LEVELS_MAX_EDGES, graph.num_vertices)
+    queues = xp.empty((2, capacity), dtype=graph.columns.dtype)
+    starts = xp.empty((2, capacity), dtype=distance.dtype)
+    stamps = workspace.stamps(graph.num_vertices)
+    state = xp.zeros(11, dtype=np.uint64)
+    ids = vertex_ids(graph, ids)
+    function = kernel("relax_levels", *types)
+    function((_levels_grid(function),), (256,), (
+        graph.offsets, graph.columns, pointer(weights), ids, distance[ids], np.int64(count),
+        queues[0], queues[1], starts[0], starts[1], state, distance, stamps.array,
+        np.int32(stamps.last), pointer(predecessor),
+        np.int32(min(batch.allowed, 2**31 - 2 - max(stamps.last, 0))), np.int32(width),
+        np.uint64(upper)))
+    counts = state.get()
+    levels = int(counts[9])
+    stamps.last += levels
+    if levels == 0:
+        return None
+    batch.taken = levels
+    return Frontier(graph.num_vertices, graph.device,
+                    ids=queues[(levels - 1) % 2][:int(counts[levels % 3])], distinct=True)
 
 
 @functools.cache
