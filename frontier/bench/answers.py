@@ -165,13 +165,9 @@ def check_settled(graph: Graph, labels) -> None:
         tails, heads = arcs // n, arcs % n
     pairs, counts = xp.unique(tails * n + labels[heads], return_counts=True)
     owner = pairs // n
-    most = xp.zeros(graph.num_vertices, dtype=np.int64)
-    if hasattr(xp, "maximum") and hasattr(xp.maximum, "at"):
-        xp.maximum.at(most, owner, counts)
-    else:  # CuPy has no ufunc.at
-        import cupyx
-
-        cupyx.scatter_max(most, owner, counts)
+    fewest = xp.zeros(graph.num_vertices, dtype=np.int64)
+    fr.scatter_min(fewest, owner, -counts.astype(np.int64))  # a scatter-max, negated
+    most = -fewest
     own = xp.bincount(tails[labels[heads] == labels[tails]], minlength=graph.num_vertices)
     wrong = xp.flatnonzero(own < most)
     if len(wrong):
@@ -305,11 +301,11 @@ def check_tree_arcs(graph: Graph, parent, distance) -> None:
     distance = xp.asarray(distance, dtype=np.float64)
     stepped = xp.zeros(graph.num_vertices, dtype=bool)
     for tails, heads, weights in graph.arc_batches(ARC_BATCH):
-        weight = 1.0 if weights is None else weights.astype(np.float64)
-        step = distance[heads] - distance[tails]
-        matches = (parent[heads] == tails) & \
-            (xp.abs(step - weight) <= 1e-9 * xp.maximum(1.0, xp.abs(step)))
-        stepped[heads[matches]] = True
+        steps = xp.flatnonzero(parent[heads] == tails)  # tree arcs: both ends reached
+        weight = 1.0 if weights is None else weights[steps].astype(np.float64)
+        heads = heads[steps]
+        step = distance[heads] - distance[tails[steps]]
+        stepped[heads[xp.abs(step - weight) <= 1e-9 * xp.maximum(1.0, xp.abs(step))]] = True
     wrong = xp.flatnonzero((parent >= 0) & ~stepped)
     if len(wrong):
         v = int(wrong[0])
