@@ -714,3 +714,18 @@ def test_tree_of_paths_and_tree_arcs():
     answers.check_tree_arcs(G, np.array([-1, 0, 0]), np.array([0.0, 2.0, 4.0]))  # the lighter
     with pytest.raises(ValueError, match="path to 2 steps from 0"):
         answers.check_tree_arcs(G, np.array([-1, 0, 0]), np.array([0.0, 2.0, 3.0]))
+
+
+def test_bench_new_primitives_on_two_devices(tmp_path, capsys):
+    status, _, output = run_bench(
+        tmp_path, capsys, "--kronecker", "6", "--primitives", "kcore,triangles,paths",
+        "--peers", "none", "--roots", "1", "--repeat", "1", "--device", "cpu",
+        "--devices", "1,2", "--json")
+    assert status == 0, output.err
+    lines = [json.loads(line) for line in output.out.splitlines()]
+    assert [(r["primitive"], r["num_devices"], r["status"]) for r in lines] == [
+        (p, count, "ok") for p in ("kcore", "triangles", "paths") for count in (1, 2)]
+    kcore = lines[1]
+    assert kcore["exchanged_bytes"] > 0 and kcore["validation"] == "h-index+networkx"
+    # triangles and paths answer with arrays and dicts: no exchange figures to record
+    assert lines[3]["exchanged_bytes"] is None and lines[5]["validation"] == "graph500"

@@ -29,6 +29,7 @@ import frontier as fr
 
 from ..device import to_numpy
 from ..graph import Graph
+from ..result import Result
 from .answers import (
     check_core_numbers,
     check_eigenvector,
@@ -79,8 +80,9 @@ def settings_for(primitive: str, graph: Graph, seed: int) -> dict:
 def _outcome(result) -> Outcome:
     """Iterations, set-up time and multi-device fields of a :class:`frontier.Result`
     (nothing for an answer that is a plain array or dict)."""
-    return Outcome(iterations=getattr(result, "iterations", None) or None,
-                   setup_ms=getattr(result, "setup_s", 0.0) * 1e3,
+    if not isinstance(result, Result):
+        return Outcome()
+    return Outcome(iterations=result.iterations or None, setup_ms=result.setup_s * 1e3,
                    extra=multi_device_fields(result))
 
 
@@ -104,43 +106,52 @@ def _named(validation: str, reference) -> str:
 # the checks of each primitive: (inspect(answer, root) -> Outcome, validation) -----------
 
 
+def _with_reference(inputs, graph, read: Callable, check: Callable, validation: str,
+                    compare: Callable, compute: Callable, what: str):
+    """An inspection that applies ``check(graph, answer)`` to ``read(result)``
+    and, on graphs small enough, ``compare(answer, reference, what)`` with
+    ``compute(networkx_graph)`` (once)."""
+    expected = _reference(inputs, compute)
+
+    def inspect(result, _):
+        answer = read(result)
+        check(graph, answer)
+        if expected:
+            compare(answer, expected(), f"{what} against NetworkX")
+        return _outcome(result)
+
+    return inspect, _named(validation, expected)
+
+
 def _kcore(graph, inputs, settings):
     import networkx as nx
 
     n = graph.num_vertices
-    expected = _reference(inputs, lambda g: _by_vertex(nx.core_number(g), n))
+    return _with_reference(inputs, graph, lambda result: result.core, check_core_numbers,
+                           "h-index", check_labels,
+                           lambda g: _by_vertex(nx.core_number(g), n), "core numbers")
 
-    def inspect(result, _):
-        check_core_numbers(graph, result.core)
-        if expected:
-            check_labels(result.core, expected(), "core numbers against NetworkX")
-        return _outcome(result)
 
-    return inspect, _named("h-index", expected)
+def _check_triangle_counts(graph: Graph, counts) -> None:
+    """``0 <= t <= d (d - 1) / 2`` for ``d`` distinct neighbours; the sum a multiple of 3."""
+    counts = to_numpy(counts)
+    distinct = to_numpy(graph.simplified().degree()).astype(np.int64)
+    over = np.flatnonzero((counts < 0) | (2 * counts > distinct * (distinct - 1)))
+    if len(over):
+        v = int(over[0])
+        raise ValueError(f"{counts[v]} triangles through vertex {v} of {distinct[v]} "
+                         "neighbours")
+    if int(counts.sum()) % 3:
+        raise ValueError(f"the triangle counts sum to {int(counts.sum())}, not a multiple of 3")
 
 
 def _triangles(graph, inputs, settings):
     import networkx as nx
 
     n = graph.num_vertices
-    expected = _reference(inputs, lambda g: _by_vertex(nx.triangles(g), n))
-    distinct = to_numpy(graph.simplified().degree()).astype(np.int64)
-
-    def inspect(counts, _):
-        counts = to_numpy(counts)
-        over = np.flatnonzero((counts < 0) | (2 * counts > distinct * (distinct - 1)))
-        if len(over):
-            v = int(over[0])
-            raise ValueError(f"{counts[v]} triangles through vertex {v} of {distinct[v]} "
-                             "neighbours")
-        if int(counts.sum()) % 3:
-            raise ValueError(f"the triangle counts sum to {int(counts.sum())}, not a "
-                             "multiple of 3")
-        if expected:
-            check_labels(counts, expected(), "triangles against NetworkX")
-        return Outcome()
-
-    return inspect, _named("bounds", expected)
+    return _with_reference(inputs, graph, lambda counts: counts, _check_triangle_counts,
+                           "bounds", check_labels,
+                           lambda g: _by_vertex(nx.triangles(g), n), "triangles")
 
 
 def _scc(graph, inputs, settings):
@@ -170,15 +181,8 @@ def _label_propagation(graph, inputs, settings):
             labels[list(members)] = index
         return labels
 
-    expected = _reference(inputs, communities)
-
-    def inspect(result, _):
-        check_settled(graph, result.labels)
-        if expected:
-            check_same_partition(result.labels, expected(), "communities against NetworkX")
-        return _outcome(result)
-
-    return inspect, _named("settled", expected)
+    return _with_reference(inputs, graph, lambda result: result.labels, check_settled,
+                           "settled", check_same_partition, communities, "communities")
 
 
 def _hits(graph, inputs, settings):

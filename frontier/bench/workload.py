@@ -8,6 +8,7 @@ from typing import Any
 
 from ..device import Device
 from ..graph import Graph
+from ..result import Result
 
 #: command-line name -> name in :mod:`primitives`
 PRIMITIVES = {"bfs": "bfs", "dobfs": "dobfs", "sssp": "sssp", "cc": "connected_components",
@@ -103,7 +104,7 @@ def pagerank_options(num_vertices: int) -> dict:
 def multi_device_fields(result) -> dict:
     """What a multi-device run adds to its record (nothing for one device, or
     for an answer that is no :class:`frontier.Result`)."""
-    if getattr(result, "partition", None) is None:
+    if not isinstance(result, Result) or result.partition is None:
         return {}
     iterations = max(result.iterations, 1)
     return {"exchanged_bytes": result.exchanged_bytes,
