@@ -287,7 +287,9 @@ def frontier_analytics(primitive: str, function: Callable, inputs, seed: int) ->
     (NetworkX's and SciPy's answers for the checks come from it), ``seed``
     the sampled source's (``edge_bc``). Vertex ids are the nodes: a file's
     labels are set aside."""
-    graph = dataclasses.replace(inputs.graph, node_labels=None)
+    graph = inputs.graph
+    if graph.node_labels is not None:
+        graph = dataclasses.replace(graph, node_labels=None)
     settings = settings_for(primitive, graph, seed)
     inspect, validation = _CHECKS[primitive](graph, inputs, settings)
     if primitive in ROOTED:

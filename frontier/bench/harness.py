@@ -340,9 +340,13 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
     peer_names, explicit = select_peers(settings.peers)
     graphs: dict[tuple[bool, bool], tuple[Graph, float, PeerInputs]] = {}
 
-    def graph_for(weighted: bool, directed: bool = False) -> tuple[Graph, float, PeerInputs]:
-        # a file keeps its own weights and directions, a grid its directions: one graph
-        key = (weighted and spec.path is None, directed and spec.scale is not None)
+    def key_of(primitive: str) -> tuple[bool, bool]:
+        """(weighted, directed) of the graph ``primitive`` runs on: a file keeps
+        its own weights and directions, a grid its directions."""
+        return (primitive in WEIGHTED and spec.path is None,
+                primitive in DIRECTED and spec.scale is not None)
+
+    def graph_for(key: tuple[bool, bool]) -> tuple[Graph, float, PeerInputs]:
         if key not in graphs:
             kind = " with weights" * key[0] + " directed" * key[1]
             progress.phase(f"building {spec.name}{kind}")
@@ -380,7 +384,7 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                     num_devices=count, workers=workers))
         return True
 
-    graph, _, _ = graph_for(False)
+    graph, _, _ = graph_for((False, False))
     roots = []
     if any(primitive in ROOTED for primitive in settings.primitives):
         roots = pick_roots(graph, settings.roots, settings.seed)
@@ -390,8 +394,8 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
         seeds = dict.fromkeys(SAMPLED, bc_seed(graph, settings.seed))
         progress.write(f"betweenness source seed {seeds['bc']}")
     ok, peered = True, set()
-    for primitive in settings.primitives:
-        graph, build_s, inputs = graph_for(primitive in WEIGHTED, primitive in DIRECTED)
+    for index, primitive in enumerate(settings.primitives):
+        graph, build_s, inputs = graph_for(key_of(primitive))
         group = "bfs" if primitive == "dobfs" else primitive
         implementations = ["frontier"] + [name for name in covering(group, peer_names)
                                           if group not in peered]
@@ -421,8 +425,11 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                                           seeds.get(group, settings.seed)),
                         graph, build_s, group, name, on)
         peered.add(group)
-        for key in [key for key in graphs if key != (False, False)]:
-            graphs.pop(key)  # free a weighted or directed copy for the primitives after it
+        # free a weighted or directed copy unless the next primitive runs on it
+        following = settings.primitives[index + 1:index + 2]
+        keep = {(False, False), *map(key_of, following)}
+        for key in [key for key in graphs if key not in keep]:
+            graphs.pop(key)
     for graph, _, _ in graphs.values():
         graph.release_parts()
     return ok
