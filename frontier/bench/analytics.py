@@ -69,10 +69,11 @@ def katz_alpha(graph: Graph) -> float:
 
 def settings_for(primitive: str, graph: Graph, seed: int) -> dict:
     """The keyword arguments every implementation of ``primitive`` gets."""
+    if primitive == "katz":
+        return {"alpha": katz_alpha(graph), "beta": 1.0, "max_iter": MAX_ITER, "tol": 1e-6}
     return {
         "hits": {"max_iter": MAX_ITER, "tol": 1e-8},
         "eigenvector": {"max_iter": MAX_ITER, "tol": 1e-6},
-        "katz": {"alpha": katz_alpha(graph), "beta": 1.0, "max_iter": MAX_ITER, "tol": 1e-6},
         "edge_bc": {"k": 1, "seed": seed},
     }.get(primitive, {})
 
