@@ -541,7 +541,7 @@ def test_bench_times_and_checks_every_new_primitive(tmp_path, capsys, device):
         assert by_name[(primitive, "networkx")]["status"] == "ok"
     validations = {p: by_name[(p, "frontier")]["validation"] for p in NEW_PRIMITIVES}
     assert validations == {
-        "kcore": "h-index+networkx", "triangles": "bounds+networkx", "scc": "scipy",
+        "kcore": "h-index+networkx", "triangles": "bounds+sampled+networkx", "scc": "scipy",
         "label_propagation": "settled+networkx", "hits": "residual",
         "eigenvector": "residual", "katz": "residual", "edge_bc": "path-sum+networkx",
         "paths": "graph500", "dijkstra": "distances"}
@@ -565,8 +565,22 @@ def test_bench_default_primitives_are_the_six():
         Settings(primitives=("cores",))
 
 
+def sampled_with_room() -> int:
+    """A vertex of Kronecker 7 whose triangles the bench counts directly and
+    whose count stays within its bound when raised by 3."""
+    G = fr.generators.kronecker(7, 16, seed=0, device="cpu")
+    distinct = G.simplified().degree()
+    counts = np.array([nx.triangles(G.to_networkx())[v] for v in range(G.num_vertices)])
+    room = [v for v in answers.triangle_sample(G)
+            if 2 * (counts[v] + 3) <= distinct[v] * (distinct[v] - 1)]
+    return int(room[0])
+
+
 @pytest.mark.parametrize("primitive, wrong, message", [
     ("triangles", lambda counts: counts + (np.arange(len(counts)) == 5), "triangles|multiple"),
+    # three more at a sampled vertex (one under its bound): only the direct count sees it
+    ("triangles", lambda counts: counts + 3 * (np.arange(len(counts)) == sampled_with_room()),
+     "counted directly"),
     ("kcore", lambda result: setattr(result, "core", result.core + 1) or result, "core number"),
     ("scc", lambda result: setattr(result, "labels", result.labels[::-1].copy()) or result,
      "SCC labels"),
@@ -729,3 +743,14 @@ def test_bench_new_primitives_on_two_devices(tmp_path, capsys):
     assert kcore["exchanged_bytes"] > 0 and kcore["validation"] == "h-index+networkx"
     # triangles and paths answer with arrays and dicts: no exchange figures to record
     assert lines[3]["exchanged_bytes"] is None and lines[5]["validation"] == "graph500"
+
+
+@given(edge_lists(directed=False, weighted=False))
+def test_triangles_counted_directly_match_networkx(edges):
+    G = edges.graph("cpu")
+    expected = nx.triangles(edges.networkx(multigraph=False))
+    vertices = answers.triangle_sample(G, seed=1)
+    assert len(vertices) <= answers.TRIANGLE_SAMPLE
+    assert answers.triangles_through(G, vertices).tolist() == [expected[v] for v in vertices]
+    counts = np.array([expected[v] for v in range(G.num_vertices)])
+    answers.check_triangle_counts(G, counts, vertices, answers.triangles_through(G, vertices))

@@ -6,6 +6,8 @@ unless it says otherwise, so it stays cheap on the largest graphs:
 
 * core numbers: each is the h-index of its neighbours' core numbers
   (:func:`check_core_numbers`);
+* triangle counts: bounds by degree, a sum that is a multiple of 3, and
+  exact counts at sampled vertices (:func:`check_triangle_counts`);
 * component labels: equal to a reference's partition, each label the
   smallest vertex of its part (:func:`smallest_member`, :func:`check_labels`,
   :func:`check_same_partition`);
@@ -95,6 +97,70 @@ def check_core_numbers(graph: Graph, core) -> None:
             v = int(found[0])
             raise ValueError(f"core number {int(core[v])} of vertex {v}: "
                              + what.format(int(counts[v])))
+
+
+#: vertices whose triangles are counted directly, drawn with probability
+#: proportional to their degree among those with at most this many neighbours
+TRIANGLE_SAMPLE, TRIANGLE_SAMPLE_MAX_DEGREE = 32, 1024
+
+
+def triangles_through(graph: Graph, vertices) -> np.ndarray:
+    """The triangles through each of ``vertices`` of an undirected graph,
+    counted directly as the edges among its neighbours (self loops ignored,
+    parallel edges once). Host work over the neighbours' adjacency lists:
+    meant for a few vertices of moderate degree.
+
+    Examples
+    --------
+    >>> import frontier as fr
+    >>> G = fr.Graph.from_edges([0, 1, 2, 3, 0], [1, 2, 3, 0, 2], device="cpu")
+    >>> triangles_through(G, [0, 1, 2, 3]).tolist()
+    [2, 1, 2, 1]
+    """
+    simple = graph.simplified()
+    offsets, columns = to_numpy(simple.offsets), to_numpy(simple.columns)
+    counts = []
+    for v in vertices:
+        neighbours = columns[offsets[v]:offsets[v + 1]]
+        arcs = [columns[offsets[u]:offsets[u + 1]] for u in neighbours.tolist()]
+        among = int(np.isin(np.concatenate(arcs), neighbours).sum()) if arcs else 0
+        counts.append(among // 2)  # each edge among them is seen from both ends
+    return np.array(counts, dtype=np.int64)
+
+
+def triangle_sample(graph: Graph, seed: int = 0) -> np.ndarray:
+    """Up to :data:`TRIANGLE_SAMPLE` vertices with 2 to
+    :data:`TRIANGLE_SAMPLE_MAX_DEGREE` distinct neighbours, drawn with
+    probability proportional to that number (so most close triangles)."""
+    distinct = to_numpy(graph.simplified().degree()).astype(np.int64)
+    candidates = np.flatnonzero((distinct >= 2) & (distinct <= TRIANGLE_SAMPLE_MAX_DEGREE))
+    if len(candidates) == 0:
+        return candidates
+    weights = distinct[candidates] / distinct[candidates].sum()
+    return np.sort(np.random.default_rng(seed).choice(
+        candidates, min(TRIANGLE_SAMPLE, len(candidates)), replace=False, p=weights))
+
+
+def check_triangle_counts(graph: Graph, counts, sample, direct) -> None:
+    """Check triangle counts: ``0 <= t <= d (d - 1) / 2`` for ``d`` distinct
+    neighbours, a sum that is a multiple of 3, and ``counts[sample]`` equal to
+    ``direct`` (from :func:`triangles_through`).
+
+    Raises
+    ------
+    ValueError
+        Naming the first vertex whose count is wrong.
+    """
+    counts = to_numpy(counts)
+    distinct = to_numpy(graph.simplified().degree()).astype(np.int64)
+    over = np.flatnonzero((counts < 0) | (2 * counts > distinct * (distinct - 1)))
+    if len(over):
+        v = int(over[0])
+        raise ValueError(f"{counts[v]} triangles through vertex {v} of {distinct[v]} "
+                         "neighbours")
+    if int(counts.sum()) % 3:
+        raise ValueError(f"the triangle counts sum to {int(counts.sum())}, not a multiple of 3")
+    check_labels(counts[sample], direct, "triangles counted directly at sampled vertices")
 
 
 def smallest_member(labels) -> np.ndarray:
