@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import time
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists, with_device
 
 import frontier as fr
-from frontier.bench import checks, measure, peers, plot, records
+from frontier.bench import analytics, answers, checks, measure, peers, plot, records
 from frontier.bench.harness import bc_seed, pick_roots
 from frontier.cli import main
 from frontier.device import to_numpy
@@ -516,3 +517,240 @@ def test_the_sssp_width_script_counts_relaxations(tmp_path):
     assert narrow["relaxations_per_arc"] >= 1.0
     assert plain["relaxations_per_arc"] > narrow["relaxations_per_arc"]
     assert plain["iterations"] < narrow["iterations"]
+
+
+# the primitives of issue 32 ------------------------------------------------------------
+
+NEW_PRIMITIVES = ("kcore", "triangles", "scc", "label_propagation", "hits", "eigenvector",
+                  "katz", "edge_bc", "paths", "dijkstra")
+
+
+def test_bench_times_and_checks_every_new_primitive(tmp_path, capsys, device):
+    status, files, output = run_bench(
+        tmp_path, capsys, "--kronecker", "7", "--primitives", ",".join(NEW_PRIMITIVES),
+        "--peers", "auto", "--roots", "2", "--repeat", "1", "--device", device, "--json")
+    assert status == 0, output.err
+    found = [json.loads(line) for line in output.out.splitlines()]
+    by_name = {(r["primitive"], r["implementation"]): r for r in found}
+    assert [p for p, i in by_name if i == "frontier"] == list(NEW_PRIMITIVES)
+    for primitive in NEW_PRIMITIVES:
+        record = by_name[(primitive, "frontier")]
+        assert record["status"] == "ok" and record["time_ms"] > 0, record
+        assert record["checked_runs"] == 1 + record["repeat"] * (
+            2 if primitive in ("paths", "dijkstra") else 1) + 1
+        assert by_name[(primitive, "networkx")]["status"] == "ok"
+    validations = {p: by_name[(p, "frontier")]["validation"] for p in NEW_PRIMITIVES}
+    assert validations == {
+        "kcore": "h-index+networkx", "triangles": "bounds+sampled+networkx", "scc": "scipy",
+        "label_propagation": "settled+networkx", "hits": "residual",
+        "eigenvector": "residual", "katz": "residual", "edge_bc": "path-sum+networkx",
+        "paths": "graph500", "dijkstra": "distances"}
+    assert by_name[("scc", "scipy-csgraph")]["status"] == "ok"
+    # SCC and HITS run on the directed Kronecker graph, Dijkstra on the weighted one
+    assert [p for p, i in by_name if by_name[(p, i)]["directed"]] == ["scc"] * 3 + ["hits"] * 3
+    assert by_name[("dijkstra", "frontier")]["weighted"] is True
+    assert by_name[("kcore", "frontier")]["weighted"] is False
+    assert len(by_name[("paths", "frontier")]["roots"]) == 2
+    assert by_name[("paths", "networkx")]["validation"] == "graph500"
+    assert by_name[("scc", "frontier")]["iterations"] > 0
+    spmv = by_name[("katz", "cusparse-spmv")]
+    assert spmv["status"] == ("skipped" if device == "cpu" else "ok")
+
+
+def test_bench_default_primitives_are_the_six():
+    from frontier.bench.harness import Settings
+
+    assert Settings().primitives == ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
+    with pytest.raises(ValueError, match="unknown primitive 'cores'.*kcore"):
+        Settings(primitives=("cores",))
+
+
+def sampled_with_room() -> int:
+    """A vertex of Kronecker 7 whose triangles the bench counts directly and
+    whose count stays within its bound when raised by 3."""
+    G = fr.generators.kronecker(7, 16, seed=0, device="cpu")
+    distinct = G.simplified().degree()
+    counts = np.array([nx.triangles(G.to_networkx())[v] for v in range(G.num_vertices)])
+    room = [v for v in answers.triangle_sample(G)
+            if 2 * (counts[v] + 3) <= distinct[v] * (distinct[v] - 1)]
+    return int(room[0])
+
+
+@pytest.mark.parametrize("primitive, wrong, message", [
+    ("triangles", lambda counts: counts + (np.arange(len(counts)) == 5), "triangles|multiple"),
+    # three more at a sampled vertex (one under its bound): only the direct count sees it
+    ("triangles", lambda counts: counts + 3 * (np.arange(len(counts)) == sampled_with_room()),
+     "counted directly"),
+    ("kcore", lambda result: setattr(result, "core", result.core + 1) or result, "core number"),
+    ("scc", lambda result: setattr(result, "labels", result.labels[::-1].copy()) or result,
+     "SCC labels"),
+    ("label_propagation",
+     lambda result: setattr(result, "labels", np.arange(len(result.labels))) or result,
+     "holds label"),
+    ("eigenvector",
+     lambda result: setattr(result, "centrality", np.roll(result.centrality, 1)) or result,
+     "eigenvector centrality"),
+    ("edge_bc",
+     lambda result: setattr(result, "centrality", result.centrality * 1.01) or result,
+     "edge betweenness"),
+])
+def test_bench_records_a_wrong_answer_of_a_new_primitive(tmp_path, capsys, monkeypatch,
+                                                         primitive, wrong, message):
+    import primitives
+    from frontier.bench.workload import ANALYTICS
+
+    right = getattr(primitives, ANALYTICS[primitive])
+    monkeypatch.setattr(primitives, ANALYTICS[primitive],
+                        lambda *args, **kwargs: wrong(right(*args, **kwargs)))
+    status, files, output = run_bench(tmp_path, capsys, "--kronecker", "7", "--primitives",
+                                      primitive, "--peers", "none", "--repeat", "1",
+                                      "--device", "cpu")
+    assert status == 1
+    (record,) = json.loads(files[0].read_text())
+    assert record["status"] == "failed" and record["primitive"] == primitive
+    assert re.search(message, record["reason"]), record["reason"]
+
+
+def test_bench_new_primitives_on_a_labelled_directed_file(tmp_path, capsys):
+    path = tmp_path / "labelled.txt"
+    path.write_text("10 20\n20 30\n30 10\n40 50\n70 40\n50 40\n")
+    status, files, output = run_bench(
+        tmp_path, capsys, "--graph", str(path), "--primitives",
+        "kcore,triangles,scc,label_propagation,paths,hits", "--peers", "networkx,scipy-csgraph",
+        "--roots", "3", "--repeat", "1", "--device", "cpu")
+    assert status == 0, output.err
+    found = {(r["primitive"], r["implementation"]): r for r in json.loads(files[0].read_text())}
+    for name in ("triangles", "label_propagation"):  # NetworkX refuses directed graphs
+        for implementation in ("frontier", "networkx"):
+            record = found[(name, implementation)]
+            assert record["status"] == "skipped" and "undirected" in record["reason"]
+    for name in ("kcore", "scc", "paths", "hits"):
+        assert found[(name, "frontier")]["status"] == "ok"
+        assert found[(name, "networkx")]["status"] == "ok"
+    assert found[("scc", "scipy-csgraph")]["status"] == "ok"
+
+
+# the checks of the new primitives -----------------------------------------------------
+
+
+@given(edge_lists(weighted=False), st.data())
+def test_core_number_check_accepts_networkx_and_rejects_a_change(edges, data):
+    G = edges.graph("cpu")
+    g = nx.Graph(edges.networkx(multigraph=False)) if not edges.directed \
+        else nx.DiGraph(edges.networkx(multigraph=False))
+    g.remove_edges_from(list(nx.selfloop_edges(g)))
+    core = np.zeros(G.num_vertices, dtype=np.int64)
+    found = nx.core_number(g)
+    core[list(found)] = list(found.values())
+    answers.check_core_numbers(G, core)
+    v = data.draw(st.integers(0, G.num_vertices - 1))
+    changed = core.copy()
+    # v itself breaks the h-index rule (the first vertex reported may be a neighbour)
+    changed[v] += 1 if core[v] == 0 or data.draw(st.booleans()) else -1
+    with pytest.raises(ValueError, match="core number"):
+        answers.check_core_numbers(G, changed)
+
+
+@given(edge_lists(directed=False, weighted=False))
+def test_settled_check_accepts_networkx_communities(edges):
+    G = edges.graph("cpu")
+    labels = np.empty(G.num_vertices, dtype=np.int64)
+    for index, members in enumerate(
+            nx.community.label_propagation_communities(edges.networkx(multigraph=False))):
+        labels[list(members)] = index
+    answers.check_settled(G, labels)
+
+
+def test_settled_check_rejects_an_outvoted_label():
+    # vertex 0's neighbours 1, 2, 3 hold 7, 7, 8: 0 must hold 7
+    G = fr.Graph.from_edges([0, 0, 0, 1, 2], [1, 2, 3, 2, 1], device="cpu")
+    answers.check_settled(G, np.array([7, 7, 7, 7]))
+    with pytest.raises(ValueError, match="vertex 0 holds label 8"):
+        answers.check_settled(G, np.array([8, 7, 7, 8]))
+
+
+def test_partition_checks():
+    answers.check_same_partition(np.array([3, 3, 1, 1]), np.array([0, 0, 9, 9]), "parts")
+    with pytest.raises(ValueError, match="vertex 2"):
+        answers.check_same_partition(np.array([3, 3, 3, 1]), np.array([0, 0, 9, 9]), "parts")
+    assert answers.smallest_member(np.array([4, 4, 1, 4])).tolist() == [0, 0, 2, 0]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_spectral_checks_accept_networkx_and_reject_other_vectors(directed):
+    g = nx.gnm_random_graph(60, 240, seed=3, directed=directed)
+    G = fr.Graph.from_networkx(g)
+    ids = np.arange(60)
+
+    def array(values):
+        return np.array([values[v] for v in ids])
+
+    eigenvector = array(nx.eigenvector_centrality(g, tol=1e-6, max_iter=1000))
+    answers.check_eigenvector(G, eigenvector, 1e-6)
+    with pytest.raises(ValueError, match="moves it"):
+        answers.check_eigenvector(G, np.roll(eigenvector, 1), 1e-6)
+    alpha = analytics.katz_alpha(G)
+    katz = array(nx.katz_centrality(g, alpha=alpha, tol=1e-6))
+    answers.check_katz(G, katz, alpha, 1.0, 1e-6)
+    with pytest.raises(ValueError, match="moves it"):
+        answers.check_katz(G, np.sqrt(katz), alpha, 1.0, 1e-6)
+    hub, authority = (array(d) for d in nx.hits(g, tol=1e-10, max_iter=1000))
+    answers.check_hits(G, hub, authority, 1e-8)
+    if directed:  # undirected: hubs and authorities are one vector
+        with pytest.raises(ValueError, match="HITS"):
+            answers.check_hits(G, authority, hub, 1e-8)
+
+
+@given(edge_lists(weighted=False))
+def test_katz_alpha_is_below_one_over_the_spectral_radius(edges):
+    G = edges.graph("cpu")
+    matrix = np.zeros((G.num_vertices, G.num_vertices))
+    np.add.at(matrix, (edges.src, edges.dst), 1.0)
+    if not edges.directed:
+        np.add.at(matrix, (edges.dst[edges.src != edges.dst], edges.src[edges.src != edges.dst]),
+                  1.0)
+    radius = max(abs(np.linalg.eigvals(matrix))) if G.num_vertices else 0.0
+    assert analytics.katz_alpha(G) * radius < 1
+
+
+def test_tree_of_paths_and_tree_arcs():
+    paths = nx.single_source_dijkstra_path(nx.path_graph(4), 0)
+    hops, parent = answers.tree_of_paths(paths, 5, 0)
+    assert hops.tolist() == [0, 1, 2, 3, -1] and parent.tolist() == [-1, 0, 1, 2, -1]
+    for broken, message in (({0: [0], 1: [1]}, "runs from 1"),
+                            ({0: [0], 1: [0, 1], 2: [0, 3, 2]}, "through 3"),
+                            ({0: [0], 1: [0, 1], 2: [0, 2], 3: [0, 1, 3], 4: [0, 2, 1, 4]},
+                             "does not extend")):
+        with pytest.raises(ValueError, match=message):
+            answers.tree_of_paths(broken, 5, 0)
+    G = fr.Graph.from_edges([0, 1, 0, 0], [1, 2, 2, 2], [2.0, 2.0, 9.0, 4.0], directed=True,
+                            device="cpu")
+    answers.check_tree_arcs(G, np.array([-1, 0, 0]), np.array([0.0, 2.0, 4.0]))  # the lighter
+    with pytest.raises(ValueError, match="path to 2 steps from 0"):
+        answers.check_tree_arcs(G, np.array([-1, 0, 0]), np.array([0.0, 2.0, 3.0]))
+
+
+def test_bench_new_primitives_on_two_devices(tmp_path, capsys):
+    status, _, output = run_bench(
+        tmp_path, capsys, "--kronecker", "6", "--primitives", "kcore,triangles,paths",
+        "--peers", "none", "--roots", "1", "--repeat", "1", "--device", "cpu",
+        "--devices", "1,2", "--json")
+    assert status == 0, output.err
+    lines = [json.loads(line) for line in output.out.splitlines()]
+    assert [(r["primitive"], r["num_devices"], r["status"]) for r in lines] == [
+        (p, count, "ok") for p in ("kcore", "triangles", "paths") for count in (1, 2)]
+    kcore = lines[1]
+    assert kcore["exchanged_bytes"] > 0 and kcore["validation"] == "h-index+networkx"
+    # triangles and paths answer with arrays and dicts: no exchange figures to record
+    assert lines[3]["exchanged_bytes"] is None and lines[5]["validation"] == "graph500"
+
+
+@given(edge_lists(directed=False, weighted=False))
+def test_triangles_counted_directly_match_networkx(edges):
+    G = edges.graph("cpu")
+    expected = nx.triangles(edges.networkx(multigraph=False))
+    vertices = answers.triangle_sample(G, seed=1)
+    assert len(vertices) <= answers.TRIANGLE_SAMPLE
+    assert answers.triangles_through(G, vertices).tolist() == [expected[v] for v in vertices]
+    counts = np.array([expected[v] for v in range(G.num_vertices)])
+    answers.check_triangle_counts(G, counts, vertices, answers.triangles_through(G, vertices))

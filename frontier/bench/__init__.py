@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 
 from ..device import get_device
 from ..progress import Progress
-from .harness import PRIMITIVES, TRAVERSALS, GraphSpec, Settings, run_bench
+from .harness import GraphSpec, Settings, run_bench
 from .peers import PEERS
 from .plot import plot_records, require_matplotlib
 from .records import (
@@ -37,6 +37,7 @@ from .records import (
     record_json,
     versions,
 )
+from .workload import DEFAULT_PRIMITIVES, PRIMITIVES, TRAVERSALS
 
 __all__ = ["add_bench_parser", "bench_command"]
 
@@ -87,9 +88,9 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
                         help="a road-like grid graph")
     bench.add_argument("--edgefactor", type=int, default=16,
                        help="Kronecker edges per vertex (default 16)")
-    bench.add_argument("--primitives", type=_names, default=tuple(PRIMITIVES),
+    bench.add_argument("--primitives", type=_names, default=DEFAULT_PRIMITIVES,
                        metavar="LIST", help=f"comma-separated, from {','.join(PRIMITIVES)} "
-                       "(default: all)")
+                       f"(default: {','.join(DEFAULT_PRIMITIVES)})")
     bench.add_argument("--peers", default="auto", metavar="auto|none|LIST",
                        help=f"peers to time as well: auto, none, or from {','.join(PEERS)}")
     bench.add_argument("--roots", type=int, default=8,

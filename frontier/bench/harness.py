@@ -5,7 +5,8 @@ Per workload: ``warmup`` untimed runs (kernel compilation, memory-pool
 growth), then ``repeat`` timed runs from each root (one set for whole-graph
 primitives) whose median is the root's time, then one untimed run under the
 memory counter. Every output, warm-up and memory runs included, is checked
-outside the timed region: BFS by Graph500 validation, SSSP against the edges.
+outside the timed region: BFS by Graph500 validation, SSSP against the edges,
+the primitives of issue 32 as :mod:`frontier.bench.analytics` says.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..enactor import WORKERS
 from ..graph import Graph
 from ..memory import host_peak_bytes
 from ..progress import Progress
+from .analytics import frontier_analytics
 from .checks import check_distances
 from .measure import harmonic_mean, median, peak_device_bytes, timer, traversed_edges
 from .peers import (
@@ -34,7 +36,20 @@ from .peers import (
     select_peers,
     skip_reason,
 )
-from .workload import PRIMITIVES, TRAVERSALS, Outcome, Workload, pagerank_options
+from .workload import (
+    ANALYTICS,
+    DEFAULT_PRIMITIVES,
+    DIRECTED,
+    PRIMITIVES,
+    ROOTED,
+    SAMPLED,
+    UNDIRECTED_ONLY,
+    WEIGHTED,
+    Outcome,
+    Workload,
+    multi_device_fields,
+    pagerank_options,
+)
 
 #: Graph500 SSSP weights for generated graphs
 SSSP_WEIGHTS = (1, 64)
@@ -59,10 +74,19 @@ class GraphSpec:
             return f"grid-{self.grid[0]}x{self.grid[1]}"
         return self.path.replace("\\", "/").rsplit("/", 1)[-1]
 
-    def build(self, device: Device, seed: int, weighted: bool) -> Graph:
+    def build(self, device: Device, seed: int, weighted: bool, directed: bool = False) -> Graph:
         """The graph on ``device``; generated graphs get Graph500 SSSP weights
-        (uniform in 1..64) when ``weighted``, files keep their own."""
+        (uniform in 1..64) when ``weighted``, files keep their own. A
+        ``directed`` Kronecker graph keeps the arcs of the same edge stream as
+        drawn (:func:`frontier.generators.rmat` with Graph500's quadrant
+        probabilities); grids and files stay as they are."""
         weights = SSSP_WEIGHTS if weighted else None
+        if self.scale is not None and directed:
+            from ..kronecker import GRAPH500_A, GRAPH500_B, GRAPH500_C
+
+            return fr.generators.rmat(self.scale, self.edgefactor, a=GRAPH500_A, b=GRAPH500_B,
+                                      c=GRAPH500_C, seed=seed, directed=True, weights=weights,
+                                      device=device)
         if self.scale is not None:
             return fr.generators.kronecker(self.scale, self.edgefactor, seed=seed,
                                            weights=weights, device=device)
@@ -75,7 +99,7 @@ class GraphSpec:
 class Settings:
     """What to time and how often (see ``frontier bench --help``)."""
 
-    primitives: tuple[str, ...] = tuple(PRIMITIVES)
+    primitives: tuple[str, ...] = DEFAULT_PRIMITIVES
     peers: str = "auto"
     roots: int = 8
     repeat: int = 3
@@ -170,24 +194,13 @@ def device_set(device: Device, count: int, shared: bool = False) -> list[Device]
     return [Device(device.kind, index) for index in range(count)]
 
 
-def multi_device_fields(result) -> dict:
-    """What a multi-device run adds to its record."""
-    if result.partition is None:
-        return {}
-    iterations = max(result.iterations, 1)
-    return {"exchanged_bytes": result.exchanged_bytes,
-            "exchanged_bytes_per_iteration": result.exchanged_bytes / iterations,
-            "exchange_ms": result.exchange_s * 1e3,
-            "edge_cut": result.partition["edge_cut"],
-            "partition": result.partition}
-
-
 def frontier_workload(primitive: str, graph: Graph, seed: int,
                       settings: Settings | None = None, count: int = 1,
-                      workers: str = "threads") -> Workload:
+                      workers: str = "threads", inputs: PeerInputs | None = None) -> Workload:
     """The Frontier primitive ``primitive`` (a command-line name) as a
     workload, on ``count`` devices driven by ``workers`` (the settings give
-    partition and duplication)."""
+    partition and duplication). ``inputs`` holds the graph's representations
+    the checks of the primitives of issue 32 read (built here if not given)."""
     import primitives
 
     settings = settings or Settings()
@@ -197,6 +210,8 @@ def frontier_workload(primitive: str, graph: Graph, seed: int,
         options.update(partition=settings.partition, duplication=settings.duplication,
                        workers=workers)
     function = functools.partial(getattr(primitives, PRIMITIVES[primitive]), **options)
+    if primitive in ANALYTICS:
+        return frontier_analytics(primitive, function, inputs or PeerInputs(graph), seed)
     storage = graph.storage_bytes
 
     def run_from(root):  # a vertex id; the primitive takes the node
@@ -323,14 +338,20 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
     from .records import describe_device
 
     peer_names, explicit = select_peers(settings.peers)
-    graphs: dict[bool, tuple[Graph, float, PeerInputs]] = {}
+    graphs: dict[tuple[bool, bool], tuple[Graph, float, PeerInputs]] = {}
 
-    def graph_for(weighted: bool) -> tuple[Graph, float, PeerInputs]:
-        key = weighted and spec.path is None  # a file keeps its own weights: one graph
+    def key_of(primitive: str) -> tuple[bool, bool]:
+        """(weighted, directed) of the graph ``primitive`` runs on: a file keeps
+        its own weights and directions, a grid its directions."""
+        return (primitive in WEIGHTED and spec.path is None,
+                primitive in DIRECTED and spec.scale is not None)
+
+    def graph_for(key: tuple[bool, bool]) -> tuple[Graph, float, PeerInputs]:
         if key not in graphs:
-            progress.phase(f"building {spec.name}{' with weights' if key else ''}")
+            kind = " with weights" * key[0] + " directed" * key[1]
+            progress.phase(f"building {spec.name}{kind}")
             start = progress.elapsed()
-            graph = spec.build(device, settings.seed, key)
+            graph = spec.build(device, settings.seed, *key)
             device.synchronize()
             graphs[key] = (graph, progress.elapsed() - start, PeerInputs(graph))
             progress.end_phase()
@@ -363,26 +384,36 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                     num_devices=count, workers=workers))
         return True
 
-    graph, _, _ = graph_for(False)
+    graph, _, _ = graph_for((False, False))
     roots = []
-    if any(primitive in TRAVERSALS for primitive in settings.primitives):
+    if any(primitive in ROOTED for primitive in settings.primitives):
         roots = pick_roots(graph, settings.roots, settings.seed)
         progress.write(f"roots {roots}")
-    seeds = {"bc": bc_seed(graph, settings.seed)} if "bc" in settings.primitives else {}
-    if seeds:
+    seeds = {}
+    if any(primitive in SAMPLED for primitive in settings.primitives):
+        seeds = dict.fromkeys(SAMPLED, bc_seed(graph, settings.seed))
         progress.write(f"betweenness source seed {seeds['bc']}")
     ok, peered = True, set()
-    for primitive in settings.primitives:
-        weighted = primitive == "sssp"
-        graph, build_s, inputs = graph_for(weighted)
+    for index, primitive in enumerate(settings.primitives):
+        graph, build_s, inputs = graph_for(key_of(primitive))
+        group = "bfs" if primitive == "dobfs" else primitive
+        implementations = ["frontier"] + [name for name in covering(group, peer_names)
+                                          if group not in peered]
+        if primitive in UNDIRECTED_ONLY and graph.directed:
+            reason = f"{primitive} is defined on undirected graphs only; {spec.name} is directed"
+            progress.write(f"{primitive} skipped: {reason}")
+            for name in implementations:
+                emit(record(graph, build_s, group, name, device, status="skipped",
+                            reason=reason))
+            peered.add(group)
+            continue
         for count in settings.devices:
             for workers in settings.workers if count > 1 else (None,):
                 ok &= timed(functools.partial(frontier_workload, primitive, graph,
                                               seeds.get(primitive, settings.seed), settings,
-                                              count, workers or "threads"),
+                                              count, workers or "threads", inputs),
                             graph, build_s, primitive, "frontier", device, count, workers)
-        group = "bfs" if primitive == "dobfs" else primitive
-        for name in covering(group, peer_names) if group not in peered else []:
+        for name in implementations[1:]:
             reason = skip_reason(name, graph, explicit)
             if reason:
                 progress.write(f"{group} {name} skipped: {reason}")
@@ -394,7 +425,11 @@ def run_bench(spec: GraphSpec, settings: Settings, device: Device,
                                           seeds.get(group, settings.seed)),
                         graph, build_s, group, name, on)
         peered.add(group)
-        graphs.pop(True, None)  # free a weighted copy for the primitives after it
+        # free a weighted or directed copy unless the next primitive runs on it
+        following = settings.primitives[index + 1:index + 2]
+        keep = {(False, False), *map(key_of, following)}
+        for key in [key for key in graphs if key not in keep]:
+            graphs.pop(key)
     for graph, _, _ in graphs.values():
         graph.release_parts()
     return ok

@@ -6,14 +6,15 @@
 * ``cupy-frontier`` (GPU): a frontier BFS in plain whole-array CuPy: expand
   the frontier's out-edges with ``searchsorted``, keep unvisited
   destinations, ``unique`` them.
-* ``scipy-csgraph`` (CPU): :mod:`scipy.sparse.csgraph` BFS, Dijkstra and
-  connected components.
-* ``networkx`` (CPU): NetworkX, on graphs of at most 2^16 vertices.
+* ``scipy-csgraph`` (CPU): :mod:`scipy.sparse.csgraph` BFS, Dijkstra,
+  connected components and strongly connected components.
+* ``networkx`` (CPU): NetworkX, on graphs of at most 2^16 vertices, for
+  every primitive (those of issue 32 in :mod:`frontier.bench.analytics`).
 
 Every representation a peer needs (a sparse matrix, a NetworkX graph, a host
 copy) is built once per graph, outside the timed region. BFS peers are
 validated like Frontier's BFS (Graph500 tree checks) and SSSP peers like its
-SSSP; the other peers are timed only.
+SSSP; NetworkX's paths as Frontier's; the other peers are timed only.
 """
 
 from __future__ import annotations
@@ -27,19 +28,21 @@ import frontier as fr
 
 from ..device import array_namespace
 from ..graph import INT32_MAX, Graph
+from .analytics import networkx_analytics
 from .checks import check_distances, depth_from_parent, parent_from_depth
-from .workload import Outcome, Workload, pagerank_options
+from .workload import ANALYTICS, Outcome, Workload, pagerank_options
 
 GPU_PEERS = ("cusparse-spmv", "cupy-frontier")
 PEERS = GPU_PEERS + ("scipy-csgraph", "networkx")
 #: primitive groups each peer implements (DOBFS is compared with the BFS peers)
 COVERS = {
     # For whole-graph primitives the cuSPARSE peer times one product y = A^T x,
-    # the yardstick of the PageRank-iteration, CC and BC targets.
-    "cusparse-spmv": ("bfs", "pagerank", "cc", "bc"),
+    # the yardstick of the PageRank-iteration, CC and BC targets, and of an
+    # iteration of the spectral ranks.
+    "cusparse-spmv": ("bfs", "pagerank", "cc", "bc", "hits", "eigenvector", "katz"),
     "cupy-frontier": ("bfs",),
-    "scipy-csgraph": ("bfs", "sssp", "cc"),
-    "networkx": ("bfs", "sssp", "cc", "bc", "pagerank"),
+    "scipy-csgraph": ("bfs", "sssp", "cc", "scc"),
+    "networkx": ("bfs", "sssp", "cc", "bc", "pagerank", *ANALYTICS),
 }
 NETWORKX_MAX_VERTICES = 2**16
 #: ``--peers auto`` leaves SciPy out above this size; naming it runs it anyway
@@ -227,7 +230,7 @@ def select_peers(spec: str) -> tuple[list[str], bool]:
 
 def covering(group: str, names: list[str]) -> list[str]:
     """The peers among ``names`` that implement primitive group ``group``
-    (``bfs``, ``sssp``, ``cc``, ``bc`` or ``pagerank``)."""
+    (a primitive's command-line name; ``bfs`` for ``dobfs``)."""
     return [name for name in names if group in COVERS[name]]
 
 
@@ -328,15 +331,18 @@ def _scipy(group: str, inputs: PeerInputs, seed: int) -> Workload:
         return Workload(group, "scipy-csgraph", host, host.device,
                         lambda root: csgraph.dijkstra(matrix, directed=True, indices=root),
                         inspect_distances, True, lambda: nbytes, "distances")
+    connection = "strong" if group == "scc" else "weak"
     return Workload(group, "scipy-csgraph", host, host.device,
                     lambda _: csgraph.connected_components(matrix, directed=True,
-                                                           connection="weak"),
+                                                           connection=connection),
                     lambda output, _: Outcome(), False, lambda: nbytes)
 
 
 def _networkx(group: str, inputs: PeerInputs, seed: int) -> Workload:
     import networkx as nx
 
+    if group in ANALYTICS:
+        return networkx_analytics(group, inputs, seed)
     host, g = inputs.host, inputs.networkx
 
     def as_array(lengths: dict, fill):
