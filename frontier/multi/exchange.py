@@ -32,6 +32,7 @@ import time
 from ..communicate import declarations
 from ..frontier import Frontier
 from ..kernels import compact
+from ..primitive import Primitive
 from .merge import merge
 from .messages import changed, nothing, positions_of, select
 
@@ -49,6 +50,8 @@ class Exchange:
         self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
         self.snapshot: dict = {}
+        # The default ``converged`` decides on a reduction: the same answer everywhere.
+        self.votes = not _decides_globally(type(run))
         self.sent_bytes = 0
         self.seconds = 0.0
 
@@ -90,7 +93,11 @@ class Exchange:
         return self._next_frontier(frontier, updated)
 
     def agree(self, stop: bool) -> bool:
-        """``stop`` if every device decided the same; RuntimeError otherwise."""
+        """``stop`` if every device decided the same; RuntimeError otherwise.
+        A primitive with the default ``converged`` (a reduction of the
+        frontier sizes) decides the same everywhere, so no vote is taken."""
+        if not self.votes:
+            return stop
         votes = self.comm.allreduce(int(stop), "sum")
         if 0 < votes < self.comm.size:
             raise RuntimeError(
@@ -249,3 +256,10 @@ class Exchange:
         # owned slots only, so a copy's id is written false and stays false.
         updated[ids] = part.is_owned[ids]
         return Frontier(part.num_slots, frontier.device, mask=updated)
+
+
+def _decides_globally(primitive: type) -> bool:
+    """Whether ``primitive`` stops by :meth:`Primitive.converged` as given,
+    which compares a reduction over the devices, so every device decides
+    alike without a vote."""
+    return primitive.converged is Primitive.converged and primitive.reduce is Primitive.reduce

@@ -1,0 +1,136 @@
+"""The in-process communicator: its barrier (gates) and its collectives,
+which post on two alternating boards and meet once."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from frontier.device import get_device
+from frontier.multi.communicator import Gates, LocalGroup
+
+
+def _run_ranks(size: int, work) -> list:
+    """``work(rank)`` in one thread per rank; the results, or the errors."""
+    outcomes: list = [None] * size
+
+    def run(rank):
+        try:
+            outcomes[rank] = work(rank)
+        except BaseException as error:  # noqa: BLE001 - compared by the tests
+            outcomes[rank] = error
+
+    threads = [threading.Thread(target=run, args=(rank,)) for rank in range(size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a rank hangs"
+    return outcomes
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+def test_gates_hold_every_rank_until_all_arrive(size):
+    gates = Gates(size)
+    arrived = [0] * size
+    seen = []
+
+    def work(rank):
+        for generation in range(200):
+            if rank == generation % size:
+                time.sleep(0.0005 * random.random())  # a late rank, a different one each time
+            arrived[rank] = generation + 1
+            gates.wait(rank)
+            # nobody is a whole generation behind, nor ahead by two
+            seen.append(min(arrived) >= generation + 1 and max(arrived) <= generation + 2)
+            gates.wait(rank)
+        return True
+
+    assert _run_ranks(size, work) == [True] * size
+    assert len(seen) == 200 * size and all(seen)
+
+
+def test_abort_releases_waiting_ranks_and_later_waits():
+    gates = Gates(3)
+
+    def work(rank):
+        if rank == 2:
+            time.sleep(0.05)
+            gates.abort()
+            return "aborted"
+        gates.wait(rank)
+
+    outcomes = _run_ranks(3, work)
+    assert outcomes[2] == "aborted"
+    assert all(isinstance(outcome, threading.BrokenBarrierError) for outcome in outcomes[:2])
+    with pytest.raises(threading.BrokenBarrierError):
+        gates.wait(0)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
+    group = LocalGroup([get_device(f"cpu:{rank}") for rank in range(size)])
+    rounds = 300
+
+    def work(rank):
+        comm = group.endpoint(rank)
+        rng = random.Random(rank)
+        answers = []
+        for turn in range(rounds):
+            if rng.random() < 0.3:
+                time.sleep(0.0002)  # ranks arrive in varying orders
+            if turn % 3 == 2:
+                answers.append(comm.allreduce(rank + turn, "sum"))
+                answers.append(comm.allreduce(rank * turn, "max"))
+            else:
+                messages = [None if peer == rank or (peer + turn) % 4 == 0
+                            else [np.array([rank, peer, turn])] for peer in range(size)]
+                incoming = comm.alltoall(messages)
+                answers.append([None if message is None else message[0].tolist()
+                                for message in incoming])
+        return answers
+
+    outcomes = _run_ranks(size, work)
+    for rank, answers in enumerate(outcomes):
+        assert not isinstance(answers, BaseException), answers
+        position = 0
+        for turn in range(rounds):
+            if turn % 3 == 2:
+                assert answers[position] == sum(range(size)) + size * turn
+                assert answers[position + 1] == (size - 1) * turn
+                position += 2
+            else:
+                expected = [None if sender == rank or (rank + turn) % 4 == 0
+                            else [sender, rank, turn] for sender in range(size)]
+                assert answers[position] == expected, (rank, turn)
+                position += 1
+
+
+def test_default_converged_takes_no_vote(monkeypatch):
+    """BFS stops by the default ``converged`` (a reduction): one allreduce
+    per stop check, none to vote; a primitive deciding on its own votes."""
+    import frontier as fr
+    from frontier.multi.communicator import LocalCommunicator
+    from primitives import bfs, sssp
+
+    calls = []
+    plain = LocalCommunicator.allreduce
+
+    def counted(self, value, op):
+        if self.rank == 0:
+            calls.append(op)
+        return plain(self, value, op)
+
+    monkeypatch.setattr(LocalCommunicator, "allreduce", counted)
+    G = fr.generators.grid(1, 40, device="cpu")
+    result = bfs(G, 0, devices=["cpu:0", "cpu:1"])
+    assert result.iterations == 40
+    # a stop check per iteration and one more, then the gather's three sums
+    assert len(calls) == result.iterations + 1 + 3
+    calls.clear()
+    result = sssp(G, 0, devices=["cpu:0", "cpu:1"])
+    assert len(calls) > 2 * (result.iterations + 1)  # SSSP's own converged: a vote each
