@@ -19,6 +19,13 @@ from ..device import Device
 #: How ``allreduce`` combines the ranks' values, by ``op``.
 REDUCERS = {"sum": sum, "min": min, "max": max}
 
+#: GPU ranks of a :class:`LocalGroup` order an all-to-all's copies by CUDA
+#: events (a receiver's stream waits for the sender's work, a sender's for
+#: its receivers' copies) instead of synchronizing each device from the
+#: host twice; no thread then waits for its GPU, nor for the interpreter
+#: lock afterwards. False: the host synchronizations.
+ORDER_BY_EVENTS = True
+
 
 class Communicator(ABC):
     """One rank's end of a group of ``size`` ranks, each driving one device."""
@@ -69,6 +76,15 @@ def receive(array, device: Device):
         if array.nbytes:
             copy.data.copy_from_device_async(array.data, array.nbytes)
     return copy
+
+
+def _event(stream):
+    """A CUDA event recorded on ``stream`` now."""
+    import cupy
+
+    event = cupy.cuda.Event(block=False, disable_timing=True)
+    event.record(stream)
+    return event
 
 
 _peers_enabled: set = set()
@@ -200,19 +216,51 @@ class LocalCommunicator(Communicator):
 
     def alltoall(self, messages: list) -> list:
         device = self.device
-        # Work queued on this device must be done before another reads it.
+        if not device.is_gpu:  # virtual CPU devices pass references: nothing to wait for
+            return self._exchange(messages, lambda posted: [
+                None if sent is None else sent[self.rank] for sent in posted])
+        if not ORDER_BY_EVENTS:
+            return self._alltoall_synchronized(messages)
+        import cupy
+
+        # The messages are complete where this stream's work so far is done.
+        stream = cupy.cuda.get_current_stream()
+        ready = _event(stream)
+
+        def take(posted):
+            incoming = []
+            for sent, made in posted:
+                if sent is None or sent[self.rank] is None:
+                    incoming.append(None)
+                    continue
+                if made is not ready:
+                    stream.wait_event(made)  # the sender's work, not the host, is waited for
+                incoming.append([receive(array, device) for array in sent[self.rank]])
+            return incoming
+
+        incoming = self._exchange((messages, ready), take)
+        # A sender's stream goes on once its receivers' copies are done, so
+        # that it neither writes nor reuses what they still read.
+        copied = _event(stream)
+        for peer, event in enumerate(self._exchange(copied)):
+            if peer != self.rank and messages[peer] is not None:
+                stream.wait_event(event)
+        return incoming
+
+    def _alltoall_synchronized(self, messages: list) -> list:
+        """:meth:`alltoall` on GPUs with host synchronizations: the device
+        before posting, the copies before the senders go on."""
+        device = self.device
         device.synchronize()
 
         def take(posted):
             incoming = [None if sent is None or sent[self.rank] is None
                         else [receive(array, device) for array in sent[self.rank]]
                         for sent in posted]
-            if device.is_gpu:
-                device.synchronize()  # copies done before the senders go on
+            device.synchronize()
             return incoming
 
-        # Virtual CPU devices pass references: there is nothing to wait for.
-        return self._exchange(messages, take, settle=device.is_gpu)
+        return self._exchange(messages, take, settle=True)
 
     def barrier(self) -> None:
         self.group._barrier.wait(self.rank)
