@@ -111,8 +111,10 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
 
 
 def test_default_converged_takes_no_vote(monkeypatch):
-    """BFS stops by the default ``converged`` (a reduction): one allreduce
-    per stop check, none to vote; a primitive deciding on its own votes."""
+    """BFS stops by the default ``converged`` (a reduction of the frontier
+    sizes): no vote, and after a boundary its reduction travels with the
+    boundary's refreshes, so the only allreduces are the first stop check's
+    and the gather's; a primitive deciding on its own votes every time."""
     import frontier as fr
     from frontier.multi.communicator import LocalCommunicator
     from primitives import bfs, sssp
@@ -129,8 +131,31 @@ def test_default_converged_takes_no_vote(monkeypatch):
     G = fr.generators.grid(1, 40, device="cpu")
     result = bfs(G, 0, devices=["cpu:0", "cpu:1"])
     assert result.iterations == 40
-    # a stop check per iteration and one more, then the gather's three sums
-    assert len(calls) == result.iterations + 1 + 3
+    # the stop check after the first boundary, then the gather's three sums
+    assert len(calls) == 1 + 3
     calls.clear()
     result = sssp(G, 0, devices=["cpu:0", "cpu:1"])
     assert len(calls) > 2 * (result.iterations + 1)  # SSSP's own converged: a vote each
+
+
+def test_a_prepaid_reduction_must_be_the_one_announced():
+    """The view answers the reduction a boundary announced without a
+    collective, once; any other reduction in its place is an error, not a
+    wrong answer."""
+    from frontier.multi.view import PartView
+
+    class NoCollectives:
+        def allreduce(self, value, op):
+            raise AssertionError("no collective expected")
+
+    view = PartView(part=None, communicator=NoCollectives(), num_vertices=10, num_arcs=0)
+    view.prepay(3, 7)
+    assert view.reduce(np.int64(3), "sum") == 7
+    with pytest.raises(AssertionError, match="no collective"):
+        view.reduce(3, "sum")  # paid once only
+    view.prepay(3, 7)
+    with pytest.raises(RuntimeError, match="announced as sum"):
+        view.reduce(4, "sum")
+    view.prepay(3, 7)
+    with pytest.raises(RuntimeError, match="announced as sum"):
+        view.reduce(3, "max")

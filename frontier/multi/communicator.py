@@ -50,6 +50,11 @@ class Communicator(ABC):
     def barrier(self) -> None:
         """Wait until every rank has arrived."""
 
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        """``(alltoall(messages), allreduce(value, "sum"))``, in one
+        collective where the transport can post both at once."""
+        return self.alltoall(messages), self.allreduce(value, "sum")
+
 
 def receive(array, device: Device):
     """``array`` as a copy on ``device``, queued on its current stream
@@ -215,12 +220,21 @@ class LocalCommunicator(Communicator):
         return REDUCERS[op](self._exchange(value))
 
     def alltoall(self, messages: list) -> list:
+        return self._alltoall(messages, 0)[0]
+
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        return self._alltoall(messages, value)
+
+    def _alltoall(self, messages: list, value) -> tuple:
+        """The messages sent here, and ``value`` summed over the ranks,
+        posted together."""
         device = self.device
         if not device.is_gpu:  # virtual CPU devices pass references: nothing to wait for
-            return self._exchange(messages, lambda posted: [
-                None if sent is None else sent[self.rank] for sent in posted])
+            return self._exchange((messages, value), lambda posted: (
+                [None if sent is None else sent[self.rank] for sent, _ in posted],
+                sum(count for _, count in posted)))
         if not ORDER_BY_EVENTS:
-            return self._alltoall_synchronized(messages)
+            return self._alltoall_synchronized(messages, value)
         import cupy
 
         # The messages are complete where this stream's work so far is done.
@@ -229,26 +243,26 @@ class LocalCommunicator(Communicator):
 
         def take(posted):
             incoming = []
-            for sent, made in posted:
+            for sent, made, _ in posted:
                 if sent is None or sent[self.rank] is None:
                     incoming.append(None)
                     continue
                 if made is not ready:
                     stream.wait_event(made)  # the sender's work, not the host, is waited for
                 incoming.append([receive(array, device) for array in sent[self.rank]])
-            return incoming
+            return incoming, sum(count for _, _, count in posted)
 
-        incoming = self._exchange((messages, ready), take)
+        taken = self._exchange((messages, ready, value), take)
         # A sender's stream goes on once its receivers' copies are done, so
         # that it neither writes nor reuses what they still read.
         copied = _event(stream)
         for peer, event in enumerate(self._exchange(copied)):
             if peer != self.rank and messages[peer] is not None:
                 stream.wait_event(event)
-        return incoming
+        return taken
 
-    def _alltoall_synchronized(self, messages: list) -> list:
-        """:meth:`alltoall` on GPUs with host synchronizations: the device
+    def _alltoall_synchronized(self, messages: list, value) -> tuple:
+        """:meth:`_alltoall` on GPUs with host synchronizations: the device
         before posting, the copies before the senders go on."""
         device = self.device
         device.synchronize()
@@ -256,11 +270,11 @@ class LocalCommunicator(Communicator):
         def take(posted):
             incoming = [None if sent is None or sent[self.rank] is None
                         else [receive(array, device) for array in sent[self.rank]]
-                        for sent in posted]
+                        for sent, _ in posted]
             device.synchronize()
-            return incoming
+            return incoming, sum(count for _, count in posted)
 
-        return self._exchange(messages, take, settle=True)
+        return self._exchange((messages, value), take, settle=True)
 
     def barrier(self) -> None:
         self.group._barrier.wait(self.rank)

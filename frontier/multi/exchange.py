@@ -231,14 +231,21 @@ class Exchange:
             slots, values = slots[kept], [value[kept] for value in values]
         return slots, values
 
-    def _alltoall(self, outgoing: dict) -> dict:
+    def _alltoall(self, outgoing: dict, frontier_size: int | None = None) -> dict:
         """Send ``outgoing[peer]`` (a list of arrays) to each peer; the
-        messages received, by sender."""
+        messages received, by sender. ``frontier_size``: this device's next
+        frontier size, summed over the devices in the same collective and
+        handed to the view for the default ``converged`` (its reduction is
+        then not another collective)."""
         messages = [outgoing.get(peer) for peer in range(self.comm.size)]
         self.sent_bytes += sum(array.nbytes for message in messages if message
                                for array in message)
-        return {peer: message for peer, message in enumerate(self.comm.alltoall(messages))
-                if message}
+        if frontier_size is None:
+            incoming = self.comm.alltoall(messages)
+        else:
+            incoming, total = self.comm.alltoall_and_sum(messages, frontier_size)
+            self.run.view.prepay(frontier_size, total)
+        return {peer: message for peer, message in enumerate(incoming) if message}
 
     def _next_frontier(self, frontier: Frontier, updated) -> Frontier:
         """Step 5: the owned part of the step's output, plus the slots offers
