@@ -56,6 +56,20 @@ class Communicator(ABC):
         return self.alltoall(messages), self.allreduce(value, "sum")
 
 
+def summing(exchange, value, sums: list):
+    """``exchange``, a host all-to-all of picklable items (one per rank, the
+    list received by sender), that also sums ``value`` over the ranks and
+    appends the sum to ``sums``: how a transport posts
+    :meth:`Communicator.alltoall_and_sum`'s value with its messages."""
+
+    def exchanged(items: list) -> list:
+        received = exchange([(item, value) for item in items])
+        sums.append(sum(count for _, count in received))
+        return [item for item, _ in received]
+
+    return exchanged
+
+
 def receive(array, device: Device):
     """``array`` as a copy on ``device``, queued on its current stream
     (device to device, over NVLink where the GPUs can reach each other's

@@ -46,7 +46,7 @@ from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
 from . import nccl
-from .communicator import REDUCERS, Communicator
+from .communicator import REDUCERS, Communicator, summing
 from .enactor import _release_workspaces, place_checked, run_rank
 
 #: Seconds a new worker may take to start (import NumPy, CuPy and Frontier).
@@ -129,13 +129,21 @@ class PipeCommunicator(Communicator):
         self.swap([None] * self.size)
 
     def alltoall(self, messages: list) -> list:
+        return self._alltoall(messages, self.swap)
+
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        sums: list = []
+        return self._alltoall(messages, summing(self.swap, value, sums)), sums[0]
+
+    def _alltoall(self, messages: list, swap) -> list:
+        """:meth:`alltoall`, its host items crossing by ``swap``."""
         if not self.device.is_gpu:
-            return self.swap(messages)  # NumPy arrays travel inside the pickles
+            return swap(messages)  # NumPy arrays travel inside the pickles
         if self.nccl is not None:
-            return nccl.alltoall(messages, self.rank, self.device, self.nccl, self.swap)
+            return nccl.alltoall(messages, self.rank, self.device, self.nccl, swap)
         # Ranks sharing a GPU (NCCL needs one GPU per rank): staged through the host.
-        staged = self.swap([None if message is None else [to_numpy(array) for array in message]
-                            for message in messages])
+        staged = swap([None if message is None else [to_numpy(array) for array in message]
+                       for message in messages])
         return [None if message is None else [self.device.asarray(array) for array in message]
                 for message in staged]
 
