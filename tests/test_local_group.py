@@ -110,7 +110,8 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
                 position += 1
 
 
-def test_default_converged_takes_no_vote(monkeypatch):
+@pytest.mark.parametrize("communication", ["selective", "broadcast"])
+def test_default_converged_takes_no_vote(monkeypatch, communication):
     """BFS stops by the default ``converged`` (a reduction of the frontier
     sizes): no vote, and after a boundary its reduction travels with the
     boundary's refreshes, so the only allreduces are the first stop check's
@@ -129,7 +130,8 @@ def test_default_converged_takes_no_vote(monkeypatch):
 
     monkeypatch.setattr(LocalCommunicator, "allreduce", counted)
     G = fr.generators.grid(1, 40, device="cpu")
-    result = bfs(G, 0, devices=["cpu:0", "cpu:1"])
+    # selective: the output boundary; broadcast: the snapshot one
+    result = bfs(G, 0, devices=["cpu:0", "cpu:1"], communication=communication)
     assert result.iterations == 40
     # the stop check after the first boundary, then the gather's three sums
     assert len(calls) == 1 + 3

@@ -88,9 +88,13 @@ class Exchange:
         begin = time.perf_counter()
         arrays = self.arrays()
         updated = self._offer_and_merge(arrays)
-        self._refresh(arrays)
+        following = self._next_frontier(frontier, updated)
+        # With the default converged, the next frontier's size travels with
+        # the refreshes (on a GPU a dense one's count is the read its
+        # conversion to ids makes anyway, only earlier).
+        self._refresh(arrays, size=None if self.votes else following.size)
         self.seconds += time.perf_counter() - begin
-        return self._next_frontier(frontier, updated)
+        return following
 
     def agree(self, stop: bool) -> bool:
         """``stop`` if every device decided the same; RuntimeError otherwise.
@@ -181,10 +185,11 @@ class Exchange:
                     merge(shared, [arrays[n] for n in names], slots, values, updated)
         return updated
 
-    def _refresh(self, arrays: dict, everything: bool = False) -> None:
+    def _refresh(self, arrays: dict, everything: bool = False, size: int | None = None) -> None:
         """Step 4: send changed owned values to the copies; take in others'.
         ``everything``: every shared owned slot, changed or not (the first
-        boundary, before any snapshot)."""
+        boundary, before any snapshot). ``size``: the next frontier's, to
+        sum with the refreshes (:meth:`_alltoall`)."""
         names = list(arrays)
         if everything:
             dense = self.part.graph.xp.empty(0, dtype=bool)
@@ -206,7 +211,7 @@ class Exchange:
                     for name, value in zip(names, values):
                         self.snapshot[name][slots] = value
             outgoing[peer] = packed[id(refresh)]
-        for peer, message in self._alltoall(outgoing).items():
+        for peer, message in self._alltoall(outgoing, size).items():
             lists = self.lists[peer]
             slots, values = self._received(message[0], message[1:], lists.refreshes_in,
                                            lists.drops)
