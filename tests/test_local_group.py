@@ -161,3 +161,58 @@ def test_a_prepaid_reduction_must_be_the_one_announced():
     view.prepay(3, 7)
     with pytest.raises(RuntimeError, match="announced as sum"):
         view.reduce(3, "max")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("events", [True, False], ids=["events", "host-syncs"])
+@pytest.mark.parametrize("size", [2, 3])
+def test_parts_sharing_a_gpu_receive_what_was_sent_before_it_is_overwritten(
+        size, events, monkeypatch):
+    """Ranks on one GPU, each on a stream of its own (as the enactor runs
+    them): what a rank receives is what the sender's stream had computed
+    when it called ``alltoall``, even though the sender overwrites the
+    arrays it sent right after the call and makes new ones at once (its
+    pool may hand their memory out again)."""
+    import cupy
+
+    from frontier.multi import communicator
+    from frontier.multi.enactor import own_stream
+
+    monkeypatch.setattr(communicator, "ORDER_BY_EVENTS", events)
+    device = get_device("cuda:0")
+    group = LocalGroup([device] * size)
+    length, rounds = 1 << 22, 6
+
+    def work(rank):
+        comm = group.endpoint(rank)
+        received = []
+        with device.activate(), own_stream(device):
+            for turn in range(rounds):
+                # long enough that a copy and an overwrite could overlap
+                sent = [None if peer == rank else
+                        cupy.full(length, rank * 1000 + peer * 10 + turn, dtype=np.int64)
+                        for peer in range(size)]
+                incoming, total = comm.alltoall_and_sum(
+                    [None if array is None else [array] for array in sent], rank + turn)
+                for array in sent:
+                    if array is not None:
+                        array.fill(-1)  # the sender moves on at once
+                del sent
+                scratch = cupy.full(length * size, -2, dtype=np.int64)  # reuses freed memory
+                del scratch
+                received.append(([None if message is None else
+                                  (int(message[0].min()), int(message[0].max()))
+                                  for message in incoming], total))
+        return received
+
+    outcomes = _run_ranks(size, work)
+    for rank, received in enumerate(outcomes):
+        assert not isinstance(received, BaseException), received
+        for turn, (incoming, total) in enumerate(received):
+            assert total == sum(range(size)) + size * turn
+            for sender, extremes in enumerate(incoming):
+                if sender == rank:
+                    assert extremes is None
+                else:
+                    value = sender * 1000 + rank * 10 + turn
+                    assert extremes == (value, value), (rank, sender, turn)
