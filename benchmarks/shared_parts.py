@@ -170,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                                   "edges": graph.num_edges, "device": describe_device(device),
                                   "devices": [device.name] * parts, "num_devices": parts,
                                   "duplication": duplication, "boundary": boundary,
-                                  "copies_ordered_by": "host" if args.host_syncs else "events",
+                                  "copies_ordered_by": None if not device.is_gpu
+                                  else "host" if args.host_syncs else "events",
                                   "roots": roots, "repeat": args.repeat,
                                   "ratio_to_one_part":
                                       fields["time_ms"] / single[primitive]["time_ms"],
