@@ -12,6 +12,7 @@ import pytest
 
 from frontier.device import get_device
 from frontier.multi.communicator import Gates, LocalGroup
+from primitives.bfs import BFS
 
 
 def _run_ranks(size: int, work) -> list:
@@ -110,15 +111,23 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
                 position += 1
 
 
+class _OwnConverged(BFS):
+    """BFS with a ``converged`` of its own (the default's test, written out)."""
+
+    def converged(self, frontier, iteration):
+        return self.reduce(frontier.size) == 0
+
+
 @pytest.mark.parametrize("communication", ["selective", "broadcast"])
 def test_default_converged_takes_no_vote(monkeypatch, communication):
     """BFS stops by the default ``converged`` (a reduction of the frontier
     sizes): no vote, and after a boundary its reduction travels with the
     boundary's refreshes, so the only allreduces are the first stop check's
-    and the gather's; a primitive deciding on its own votes every time."""
+    and the gather's. A primitive deciding on its own makes its reduction
+    each time, and on threads its vote travels with the next collective."""
     import frontier as fr
     from frontier.multi.communicator import LocalCommunicator
-    from primitives import bfs, sssp
+    from primitives import bfs
 
     calls = []
     plain = LocalCommunicator.allreduce
@@ -136,8 +145,11 @@ def test_default_converged_takes_no_vote(monkeypatch, communication):
     # the stop check after the first boundary, then the gather's three sums
     assert len(calls) == 1 + 3
     calls.clear()
-    result = sssp(G, 0, devices=["cpu:0", "cpu:1"])
-    assert len(calls) > 2 * (result.iterations + 1)  # SSSP's own converged: a vote each
+    own = fr.enact(_OwnConverged, G, source=0, devices=["cpu:0", "cpu:1"],
+                   communication=communication)
+    assert own.iterations == 40 and own.depth.tolist() == result.depth.tolist()
+    # its reduction at every stop check, no allreduce to vote, the gather's sums
+    assert len(calls) == own.iterations + 1 + 3
 
 
 def test_a_prepaid_reduction_must_be_the_one_announced():

@@ -369,10 +369,13 @@ class _LocalStop(_Sizes):
         return frontier.is_empty()
 
 
-def test_a_local_converged_is_an_error_not_a_hang():
+@pytest.mark.parametrize("workers", ["threads", "processes"])
+def test_a_local_converged_is_an_error_not_a_hang(workers):
+    """Threads compare the votes at their next collective, worker processes
+    in an allreduce of their own: both raise."""
     G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
     with pytest.raises(RuntimeError, match=r"converged\(\) decided differently"):
-        fr.enact(_LocalStop, G, devices=3, partition="contiguous")
+        fr.enact(_LocalStop, G, devices=3, partition="contiguous", workers=workers)
 
 
 def test_parts_are_placed_once_per_configuration():

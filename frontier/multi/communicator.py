@@ -55,6 +55,17 @@ class Communicator(ABC):
         collective where the transport can post both at once."""
         return self.alltoall(messages), self.allreduce(value, "sum")
 
+    def vote(self, stop: bool, disagreement) -> bool:
+        """``stop``, this rank's decision to end the run, checked to be every
+        rank's: if only ``k`` of the ranks would stop, every rank raises
+        ``disagreement(k)`` (an exception), here by one allreduce now.
+        A transport may check at its next collective instead, as long as no
+        rank can wait for ever on one that went another way."""
+        votes = self.allreduce(int(stop), "sum")
+        if 0 < votes < self.size:
+            raise disagreement(votes)
+        return votes == self.size
+
 
 def summing(exchange, value, sums: list):
     """``exchange``, a host all-to-all of picklable items (one per rank, the
@@ -95,6 +106,15 @@ def receive(array, device: Device):
         if array.nbytes:
             copy.data.copy_from_device_async(array.data, array.nbytes)
     return copy
+
+
+def _check_votes(votes: list) -> None:
+    """Raise the disagreement of ranks whose posted votes (``(0 or 1,
+    disagreement)``, or None: no stop check) differ."""
+    if all(vote is not None for vote in votes) and len({vote[0] for vote in votes}) == 1:
+        return
+    stopping = sum(vote[0] for vote in votes if vote is not None)
+    raise next(vote for vote in votes if vote is not None)[1](stopping)
 
 
 def _event(stream):
@@ -215,20 +235,33 @@ class LocalCommunicator(Communicator):
         self.size = group.size
         self.device = group.devices[rank]
         self._board = 0  # the board of this rank's next collective
+        self._vote = None  # (0 or 1, disagreement) to post with the next collective
 
     def _exchange(self, item, take=list, settle: bool = False):
         """Post ``item``, apply ``take`` to every rank's posted item, and
         return its result. ``settle``: meet once more after taking (the
-        senders wait until every receiver's copies are done)."""
+        senders wait until every receiver's copies are done). A pending
+        :meth:`vote` goes with the item and is checked first."""
         group = self.group
         board = group._boards[self._board]
         self._board ^= 1
-        board[self.rank] = item
+        vote, self._vote = self._vote, None
+        board[self.rank] = (vote, item)
         group._barrier.wait(self.rank)
-        taken = take(board)
+        if vote is not None or any(posted is not None for posted, _ in board):
+            _check_votes([posted for posted, _ in board])
+        taken = take([posted for _, posted in board])
         if settle:
             group._barrier.wait(self.rank)
         return taken
+
+    def vote(self, stop: bool, disagreement) -> bool:
+        """``stop``; the votes are compared at the next collective (every
+        rank has one after its stop check: the gather at the end, or the
+        next step's), so that checking costs no meeting of its own. Ranks
+        that decided differently all raise ``disagreement(k)`` there."""
+        self._vote = (int(stop), disagreement)
+        return stop
 
     def allreduce(self, value, op: str):
         return REDUCERS[op](self._exchange(value))

@@ -102,13 +102,13 @@ class Exchange:
         frontier sizes) decides the same everywhere, so no vote is taken."""
         if not self.votes:
             return stop
-        votes = self.comm.allreduce(int(stop), "sum")
-        if 0 < votes < self.comm.size:
-            raise RuntimeError(
-                f"{type(self.run).__name__}.converged() decided differently on different "
-                f"devices ({votes} of {self.comm.size} would stop): base it on global values "
-                "(self.reduce(...), self.vertex_sum(...)), not on this device's frontier")
-        return votes == self.comm.size
+        return self.comm.vote(stop, self._disagreement)
+
+    def _disagreement(self, votes: int) -> RuntimeError:
+        return RuntimeError(
+            f"{type(self.run).__name__}.converged() decided differently on different "
+            f"devices ({votes} of {self.comm.size} would stop): base it on global values "
+            "(self.reduce(...), self.vertex_sum(...)), not on this device's frontier")
 
     # steps --------------------------------------------------------------------------
 
