@@ -228,3 +228,20 @@ def test_parts_sharing_a_gpu_receive_what_was_sent_before_it_is_overwritten(
                 else:
                     value = sender * 1000 + rank * 10 + turn
                     assert extremes == (value, value), (rank, sender, turn)
+
+
+def test_votes_that_differ_raise_the_disagreement():
+    from frontier.multi.communicator import check_votes
+
+    def disagreement(stopping):
+        return RuntimeError(f"{stopping} would stop")
+
+    check_votes([None, None, None], disagreement)
+    check_votes([1, 1], disagreement)
+    check_votes([0, 0, 0], disagreement)
+    with pytest.raises(RuntimeError, match="^2 would stop"):
+        check_votes([1, 0, 1], disagreement)
+    with pytest.raises(RuntimeError, match="^1 would stop"):
+        check_votes([1, None], disagreement)  # a rank that made no stop check
+    with pytest.raises(RuntimeError, match="out of step"):
+        check_votes([None, 1], None)

@@ -108,13 +108,17 @@ def receive(array, device: Device):
     return copy
 
 
-def _check_votes(votes: list) -> None:
-    """Raise the disagreement of ranks whose posted votes (``(0 or 1,
-    disagreement)``, or None: no stop check) differ."""
-    if all(vote is not None for vote in votes) and len({vote[0] for vote in votes}) == 1:
-        return
-    stopping = sum(vote[0] for vote in votes if vote is not None)
-    raise next(vote for vote in votes if vote is not None)[1](stopping)
+def check_votes(votes: list, disagreement) -> None:
+    """Raise ``disagreement(k)`` if the ranks' posted votes (1: stop, 0: go
+    on, None: no stop check since the last collective) differ, ``k`` ranks
+    voting to stop. For transports that post a rank's vote with its next
+    collective (:meth:`Communicator.vote`)."""
+    if len(set(votes)) > 1:
+        stopping = sum(vote for vote in votes if vote is not None)
+        if disagreement is None:  # this rank made no stop check: out of step
+            raise RuntimeError(f"the devices' stop checks are out of step ({stopping} of "
+                               f"{len(votes)} ranks would stop)")
+        raise disagreement(stopping)
 
 
 def _event(stream):
@@ -235,7 +239,8 @@ class LocalCommunicator(Communicator):
         self.size = group.size
         self.device = group.devices[rank]
         self._board = 0  # the board of this rank's next collective
-        self._vote = None  # (0 or 1, disagreement) to post with the next collective
+        self._vote = None  # 0 or 1, to post with the next collective
+        self._disagreement = None
 
     def _exchange(self, item, take=list, settle: bool = False):
         """Post ``item``, apply ``take`` to every rank's posted item, and
@@ -249,7 +254,7 @@ class LocalCommunicator(Communicator):
         board[self.rank] = (vote, item)
         group._barrier.wait(self.rank)
         if vote is not None or any(posted is not None for posted, _ in board):
-            _check_votes([posted for posted, _ in board])
+            check_votes([posted for posted, _ in board], self._disagreement)
         taken = take([posted for _, posted in board])
         if settle:
             group._barrier.wait(self.rank)
@@ -260,7 +265,7 @@ class LocalCommunicator(Communicator):
         rank has one after its stop check: the gather at the end, or the
         next step's), so that checking costs no meeting of its own. Ranks
         that decided differently all raise ``disagreement(k)`` there."""
-        self._vote = (int(stop), disagreement)
+        self._vote, self._disagreement = int(stop), disagreement
         return stop
 
     def allreduce(self, value, op: str):
