@@ -154,7 +154,7 @@ def main() -> None:
     _timed(view.PartView, "reduce", "reductions")
     _timed(view.PartView, "vertex_sum", "reductions")
     _timed(communicator.LocalCommunicator, "_exchange", "collective (barriers, peer copies)")
-    for verb in ("alltoall", "allreduce", "barrier"):
+    for verb in ("alltoall", "alltoall_and_sum", "allreduce", "barrier"):
         _timed(mpi.MpiCommunicator, verb, "collective (MPI calls, transfers)")
     _timed(processes.PipeCommunicator, "swap", "collective (pipes, waiting for the others)")
     _timed(processes.nccl, "alltoall", "alltoall (NCCL transfers, buffers)")

@@ -43,6 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import frontier as fr  # noqa: E402
+import frontier.multi.communicator as communicator  # noqa: E402
 from frontier.bench.harness import Settings, frontier_workload, pick_roots  # noqa: E402
 from frontier.bench.measure import timer  # noqa: E402
 from frontier.bench.records import describe_device, versions  # noqa: E402
@@ -133,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="benchmarks/results")
+    parser.add_argument("--host-syncs", action="store_true",
+                        help="order the parts' all-to-all copies by host synchronizations "
+                             "instead of CUDA events (communicator.ORDER_BY_EVENTS = False)")
     args = parser.parse_args(argv)
+    communicator.ORDER_BY_EVENTS = not args.host_syncs
     device = fr.get_device(args.device)
     date = datetime.now(timezone.utc).replace(microsecond=0)
     command = shlex.join(["python", "benchmarks/shared_parts.py", *(argv or sys.argv[1:])])
@@ -165,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                                   "edges": graph.num_edges, "device": describe_device(device),
                                   "devices": [device.name] * parts, "num_devices": parts,
                                   "duplication": duplication, "boundary": boundary,
+                                  "copies_ordered_by": None if not device.is_gpu
+                                  else "host" if args.host_syncs else "events",
                                   "roots": roots, "repeat": args.repeat,
                                   "ratio_to_one_part":
                                       fields["time_ms"] / single[primitive]["time_ms"],

@@ -121,9 +121,11 @@ def test_several_virtual_devices():
     assert to_numpy(r.depth).tolist() == [0, 1, 2]
 
 
-def test_device_threads_run_with_a_short_switch_interval(monkeypatch):
-    """The enactor's switch interval holds while device threads run, and
-    Python's own comes back afterwards, also when a rank fails."""
+@pytest.mark.parametrize("kind", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_device_threads_run_with_a_short_switch_interval(monkeypatch, kind):
+    """The enactor's switch interval holds while GPU threads run, and
+    Python's own comes back afterwards, also when a rank fails; threads of
+    virtual CPU devices keep Python's interval."""
     from frontier.multi import enactor
 
     seen = []
@@ -146,12 +148,14 @@ def test_device_threads_run_with_a_short_switch_interval(monkeypatch):
 
     before = sys.getswitchinterval()
     monkeypatch.setattr(enactor, "SWITCH_INTERVAL_S", 3e-4)
-    graph = fr.generators.grid(3, 3, device="cpu")
-    fr.enact(Records, graph, devices=2)
-    assert seen and all(abs(interval - 3e-4) < 1e-9 for interval in seen)
+    graph = fr.generators.grid(3, 3, device=f"{kind}:0")
+    devices = [f"{kind}:0", f"{kind}:0"]
+    fr.enact(Records, graph, devices=devices)
+    during = 3e-4 if kind == "cuda" else before
+    assert seen and all(abs(interval - during) < 1e-9 for interval in seen)
     assert sys.getswitchinterval() == before
     with pytest.raises(RuntimeError, match="a rank fails"):
-        fr.enact(Records, graph, devices=2, fail=True)
+        fr.enact(Records, graph, devices=devices, fail=True)
     assert sys.getswitchinterval() == before
 
 

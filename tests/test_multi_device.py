@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
+import frontier.multi.communicator as communicator
 from primitives import (
     betweenness_centrality,
     bfs,
@@ -155,12 +156,16 @@ def test_matrix_on_parts_sharing_a_gpu(name, count, partition, duplication, comm
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("events", [True, False], ids=["events", "host-syncs"])
 @pytest.mark.parametrize("count", [2, 4])
-def test_parts_sharing_a_gpu_at_scale(count):
+def test_parts_sharing_a_gpu_at_scale(count, events, monkeypatch):
     """Parts on one GPU with kernels long enough to overlap: a message
     another part sent must not be overwritten while this part's stream reads
     it (it once was: the sender's pool gave the memory out again, and
-    PageRank at Kronecker 24 took 45 iterations on 4 parts instead of 17)."""
+    PageRank at Kronecker 24 took 45 iterations on 4 parts instead of 17),
+    with the all-to-all's copies ordered by CUDA events or by host
+    synchronizations."""
+    monkeypatch.setattr(communicator, "ORDER_BY_EVENTS", events)
     G = fr.generators.kronecker(18, 16, seed=3, device="cuda:0", progress=False)
     options = {"alpha": 0.85, "tol": 1e-6 / G.num_vertices, "max_iter": 1000}
     alone = pagerank(G, **options)
@@ -364,10 +369,13 @@ class _LocalStop(_Sizes):
         return frontier.is_empty()
 
 
-def test_a_local_converged_is_an_error_not_a_hang():
+@pytest.mark.parametrize("workers", ["threads", "processes"])
+def test_a_local_converged_is_an_error_not_a_hang(workers):
+    """Threads compare the votes at their next collective, worker processes
+    in an allreduce of their own: both raise."""
     G = fr.Graph.from_edges(np.arange(9), np.arange(1, 10), device="cpu")
     with pytest.raises(RuntimeError, match=r"converged\(\) decided differently"):
-        fr.enact(_LocalStop, G, devices=3, partition="contiguous")
+        fr.enact(_LocalStop, G, devices=3, partition="contiguous", workers=workers)
 
 
 def test_parts_are_placed_once_per_configuration():

@@ -29,10 +29,12 @@ from .output_exchange import OutputExchange, applies
 from .routes import ROUTES
 from .view import PartView
 
-#: While device threads run, a thread waiting for the interpreter lock gets
+#: While GPU threads run, a thread waiting for the interpreter lock gets
 #: it after at most this many seconds (Python's default is 5 ms, which a
 #: thread back from a device synchronization may otherwise wait while its
-#: GPU idles). ``None`` leaves Python's setting alone.
+#: GPU idles). ``None`` leaves Python's setting alone, as threads of
+#: virtual CPU devices do: they only hand the lock over, and forced switches
+#: every 0.2 ms made their levels 15-25% slower (benchmarks/host_cost.py).
 SWITCH_INTERVAL_S: float | None = 2e-4
 
 
@@ -137,7 +139,8 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
     start = time.perf_counter()
     threads = [threading.Thread(target=work, args=(rank,), name=f"frontier-{device.name}")
                for rank, device in enumerate(devices)]
-    with _switch_interval(SWITCH_INTERVAL_S):
+    with _switch_interval(SWITCH_INTERVAL_S if any(device.is_gpu for device in devices)
+                          else None):
         for thread in threads:
             thread.start()
         for thread in threads:

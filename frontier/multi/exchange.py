@@ -32,6 +32,7 @@ import time
 from ..communicate import declarations
 from ..frontier import Frontier
 from ..kernels import compact
+from ..primitive import Primitive
 from .merge import merge
 from .messages import changed, nothing, positions_of, select
 
@@ -49,6 +50,8 @@ class Exchange:
         self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
         self.snapshot: dict = {}
+        # The default ``converged`` decides on a reduction: the same answer everywhere.
+        self.votes = not _decides_globally(type(run))
         self.sent_bytes = 0
         self.seconds = 0.0
 
@@ -85,19 +88,27 @@ class Exchange:
         begin = time.perf_counter()
         arrays = self.arrays()
         updated = self._offer_and_merge(arrays)
-        self._refresh(arrays)
+        following = self._next_frontier(frontier, updated)
+        # With the default converged, the next frontier's size travels with
+        # the refreshes (on a GPU a dense one's count is the read its
+        # conversion to ids makes anyway, only earlier).
+        self._refresh(arrays, size=None if self.votes else following.size)
         self.seconds += time.perf_counter() - begin
-        return self._next_frontier(frontier, updated)
+        return following
 
     def agree(self, stop: bool) -> bool:
-        """``stop`` if every device decided the same; RuntimeError otherwise."""
-        votes = self.comm.allreduce(int(stop), "sum")
-        if 0 < votes < self.comm.size:
-            raise RuntimeError(
-                f"{type(self.run).__name__}.converged() decided differently on different "
-                f"devices ({votes} of {self.comm.size} would stop): base it on global values "
-                "(self.reduce(...), self.vertex_sum(...)), not on this device's frontier")
-        return votes == self.comm.size
+        """``stop`` if every device decided the same; RuntimeError otherwise.
+        A primitive with the default ``converged`` (a reduction of the
+        frontier sizes) decides the same everywhere, so no vote is taken."""
+        if not self.votes:
+            return stop
+        return self.comm.vote(stop, self._disagreement)
+
+    def _disagreement(self, votes: int) -> RuntimeError:
+        return RuntimeError(
+            f"{type(self.run).__name__}.converged() decided differently on different "
+            f"devices ({votes} of {self.comm.size} would stop): base it on global values "
+            "(self.reduce(...), self.vertex_sum(...)), not on this device's frontier")
 
     # steps --------------------------------------------------------------------------
 
@@ -174,10 +185,11 @@ class Exchange:
                     merge(shared, [arrays[n] for n in names], slots, values, updated)
         return updated
 
-    def _refresh(self, arrays: dict, everything: bool = False) -> None:
+    def _refresh(self, arrays: dict, everything: bool = False, size: int | None = None) -> None:
         """Step 4: send changed owned values to the copies; take in others'.
         ``everything``: every shared owned slot, changed or not (the first
-        boundary, before any snapshot)."""
+        boundary, before any snapshot). ``size``: the next frontier's, to
+        sum with the refreshes (:meth:`_alltoall`)."""
         names = list(arrays)
         if everything:
             dense = self.part.graph.xp.empty(0, dtype=bool)
@@ -199,7 +211,7 @@ class Exchange:
                     for name, value in zip(names, values):
                         self.snapshot[name][slots] = value
             outgoing[peer] = packed[id(refresh)]
-        for peer, message in self._alltoall(outgoing).items():
+        for peer, message in self._alltoall(outgoing, size).items():
             lists = self.lists[peer]
             slots, values = self._received(message[0], message[1:], lists.refreshes_in,
                                            lists.drops)
@@ -224,14 +236,21 @@ class Exchange:
             slots, values = slots[kept], [value[kept] for value in values]
         return slots, values
 
-    def _alltoall(self, outgoing: dict) -> dict:
+    def _alltoall(self, outgoing: dict, frontier_size: int | None = None) -> dict:
         """Send ``outgoing[peer]`` (a list of arrays) to each peer; the
-        messages received, by sender."""
+        messages received, by sender. ``frontier_size``: this device's next
+        frontier size, summed over the devices in the same collective and
+        handed to the view for the default ``converged`` (its reduction is
+        then not another collective)."""
         messages = [outgoing.get(peer) for peer in range(self.comm.size)]
         self.sent_bytes += sum(array.nbytes for message in messages if message
                                for array in message)
-        return {peer: message for peer, message in enumerate(self.comm.alltoall(messages))
-                if message}
+        if frontier_size is None:
+            incoming = self.comm.alltoall(messages)
+        else:
+            incoming, total = self.comm.alltoall_and_sum(messages, frontier_size)
+            self.run.view.prepay(frontier_size, total)
+        return {peer: message for peer, message in enumerate(incoming) if message}
 
     def _next_frontier(self, frontier: Frontier, updated) -> Frontier:
         """Step 5: the owned part of the step's output, plus the slots offers
@@ -249,3 +268,10 @@ class Exchange:
         # owned slots only, so a copy's id is written false and stays false.
         updated[ids] = part.is_owned[ids]
         return Frontier(part.num_slots, frontier.device, mask=updated)
+
+
+def _decides_globally(primitive: type) -> bool:
+    """Whether ``primitive`` stops by :meth:`Primitive.converged` as given,
+    which compares a reduction over the devices, so every device decides
+    alike without a vote."""
+    return primitive.converged is Primitive.converged and primitive.reduce is Primitive.reduce

@@ -43,7 +43,7 @@ import numpy as np
 from ..device import Device, gpu_count
 from ..graph import Graph
 from ..result import Result
-from .communicator import Communicator
+from .communicator import Communicator, summing
 from .enactor import _release_workspaces, place_checked, run_rank
 
 INSTALL_HINT = "pip install 'frontier-graph[mpi]'"
@@ -263,23 +263,32 @@ class MpiCommunicator(Communicator):
             self.comm.Barrier()
 
     def alltoall(self, messages: list) -> list:
-        if self.transport == "mpi-nccl":
-            return self._alltoall_nccl(messages)
-        return self._alltoall_packed(messages)
+        return self._alltoall(messages, self.comm.alltoall)
 
-    def _alltoall_nccl(self, messages: list) -> list:
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        sums: list = []
+        return self._alltoall(messages, summing(self.comm.alltoall, value, sums)), sums[0]
+
+    def _alltoall(self, messages: list, exchange) -> list:
+        """:meth:`alltoall`, its host items crossing by ``exchange`` (MPI's
+        pickled all-to-all)."""
+        if self.transport == "mpi-nccl":
+            return self._alltoall_nccl(messages, exchange)
+        return self._alltoall_packed(messages, exchange)
+
+    def _alltoall_nccl(self, messages: list, exchange) -> list:
         """Tables of contents by MPI, then every array by NCCL
         (:func:`frontier.multi.nccl.alltoall`)."""
         from . import nccl
 
         def exchange_contents(posted: list) -> list:
             with self._waiting("alltoall"):
-                return self.comm.alltoall(posted)
+                return exchange(posted)
 
         return nccl.alltoall(messages, self.rank, self.device,
                              _nccl_communicator(self.comm, self.device), exchange_contents)
 
-    def _alltoall_packed(self, messages: list) -> list:
+    def _alltoall_packed(self, messages: list, exchange) -> list:
         """Each message travels as one packed host byte buffer: inside the
         pickled all-to-all when it is small, else by a non-blocking send
         after it."""
@@ -290,7 +299,7 @@ class MpiCommunicator(Communicator):
                   (item[0], item[1] if len(item[1]) <= INLINE_BYTES else len(item[1]))
                   for item in packed]
         with self._waiting("alltoall"):
-            incoming = self.comm.alltoall(posted)
+            incoming = exchange(posted)
             requests = [self.comm.Isend(item[1], dest=peer, tag=_PAYLOAD_TAG)
                         for peer, item in enumerate(packed)
                         if item is not None and len(item[1]) > INLINE_BYTES]

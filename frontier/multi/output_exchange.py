@@ -167,7 +167,9 @@ class OutputExchange(Exchange):
         return changed
 
     def _push_refreshes(self, arrays: dict, changed) -> None:
-        """Step 4: the changed owned slots' values to the devices keeping copies."""
+        """Step 4: the changed owned slots' values to the devices keeping
+        copies. With the default ``converged``, the sum of the next
+        frontiers' sizes travels with them."""
         part = self.part
         outgoing = {}
         if len(changed):
@@ -180,7 +182,8 @@ class OutputExchange(Exchange):
                 kept = compact.flatnonzero(there >= 0)
                 if len(kept):
                     outgoing[peer] = [there[kept], *(value[kept] for value in values)]
-        for message in self._alltoall(outgoing).values():
+        size = None if self.votes else len(changed)
+        for message in self._alltoall(outgoing, size).values():
             slots = message[0]
             for name, value in zip(self.names, message[1:]):
                 arrays[name][slots] = value

@@ -46,7 +46,7 @@ from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
 from . import nccl
-from .communicator import REDUCERS, Communicator
+from .communicator import REDUCERS, Communicator, check_votes, summing
 from .enactor import _release_workspaces, place_checked, run_rank
 
 #: Seconds a new worker may take to start (import NumPy, CuPy and Frontier).
@@ -106,10 +106,27 @@ class PipeCommunicator(Communicator):
         self.device = device
         self.connections = connections
         self.nccl = nccl_communicator
+        self._vote = None  # 0 or 1, to post with the next collective
+        self._disagreement = None
 
     def swap(self, items: list) -> list:
         """Send ``items[peer]`` to each peer; what each sent here, by sender
-        (``items[rank]`` at this rank)."""
+        (``items[rank]`` at this rank). A pending :meth:`vote` goes with the
+        items and is checked once every pair has met."""
+        vote, self._vote = self._vote, None
+        received = self._swap([(vote, item) for item in items])
+        votes = [posted for posted, _ in received]
+        if vote is not None or any(posted is not None for posted in votes):
+            check_votes(votes, self._disagreement)
+        return [item for _, item in received]
+
+    def vote(self, stop: bool, disagreement) -> bool:
+        """``stop``; the votes travel with the next collective's items (see
+        :meth:`LocalCommunicator.vote`), one pipe round less per check."""
+        self._vote, self._disagreement = int(stop), disagreement
+        return stop
+
+    def _swap(self, items: list) -> list:
         received = [None] * self.size
         received[self.rank] = items[self.rank]
         for peer in _partners(self.rank, self.size):
@@ -129,13 +146,21 @@ class PipeCommunicator(Communicator):
         self.swap([None] * self.size)
 
     def alltoall(self, messages: list) -> list:
+        return self._alltoall(messages, self.swap)
+
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        sums: list = []
+        return self._alltoall(messages, summing(self.swap, value, sums)), sums[0]
+
+    def _alltoall(self, messages: list, swap) -> list:
+        """:meth:`alltoall`, its host items crossing by ``swap``."""
         if not self.device.is_gpu:
-            return self.swap(messages)  # NumPy arrays travel inside the pickles
+            return swap(messages)  # NumPy arrays travel inside the pickles
         if self.nccl is not None:
-            return nccl.alltoall(messages, self.rank, self.device, self.nccl, self.swap)
+            return nccl.alltoall(messages, self.rank, self.device, self.nccl, swap)
         # Ranks sharing a GPU (NCCL needs one GPU per rank): staged through the host.
-        staged = self.swap([None if message is None else [to_numpy(array) for array in message]
-                            for message in messages])
+        staged = swap([None if message is None else [to_numpy(array) for array in message]
+                       for message in messages])
         return [None if message is None else [self.device.asarray(array) for array in message]
                 for message in staged]
 

@@ -28,6 +28,7 @@ class PartView:
         self.num_vertices = num_vertices
         self.num_arcs = num_arcs
         self._ids = None
+        self._prepaid = None  # (this device's value, the sum) of the next reduce
 
     @property
     def _table(self):
@@ -57,8 +58,22 @@ class PartView:
             return device.asarray(values)
         return device.asarray(np.asarray(to_numpy(values))[to_numpy(self._table.ids)])
 
+    def prepay(self, value: int, total: int) -> None:
+        """The next :meth:`reduce` is ``reduce(value, "sum")`` on every
+        device (the default ``converged`` of the frontier the boundary just
+        made), and the boundary already summed it: ``total``."""
+        self._prepaid = (value, total)
+
     def reduce(self, value, op: str):
-        return self.comm.allreduce(_scalar(value), op)
+        value = _scalar(value)
+        if self._prepaid is not None:
+            (expected, total), self._prepaid = self._prepaid, None
+            if op != "sum" or value != expected:
+                raise RuntimeError(
+                    f"the reduction after a boundary was announced as sum({expected}), "
+                    f"got {op}({value})")
+            return total
+        return self.comm.allreduce(value, op)
 
     def vertex_sum(self, values):
         return self.comm.allreduce(_scalar(masked_sum(values, self.part.is_owned)), "sum")
