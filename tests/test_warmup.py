@@ -56,7 +56,8 @@ def kernel_builders() -> set[str]:
 def global_kernels(source: str) -> set[str]:
     """The names of the ``__global__`` functions of a ``.cu`` file here."""
     text = (KERNELS / source).read_text()
-    return set(re.findall(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\(", text))
+    bounds = r"(?:__launch_bounds__\([^)]*\)\s+)?"
+    return set(re.findall(r"__global__\s+void\s+" + bounds + r"(\w+)\s*\(", text))
 
 
 def test_every_function_that_builds_a_kernel_is_in_the_registry():
