@@ -134,9 +134,10 @@ def edge_betweenness_centrality(
     src, dst, _ = simple.edges()
     through = fr.to_numpy(run.centrality)[n:]
     if not G.directed:  # both directions of an edge: arcs u -> v and v -> u
-        keys = src * n + dst
+        wide_src, wide_dst = src.astype(np.int64), dst.astype(np.int64)  # n * n > 2**31
+        keys = wide_src * n + wide_dst
         order = np.argsort(keys)
-        reverse = order[np.searchsorted(keys, dst * n + src, sorter=order)]
+        reverse = order[np.searchsorted(keys, wide_dst * n + wide_src, sorter=order)]
         once = src < dst
         src, dst, through = src[once], dst[once], (through + through[reverse])[once]
     result = EdgeBCResult(src, dst, through)

@@ -91,3 +91,20 @@ _same = same_arrays("src", "dst", "centrality", atol=1e-9)
 (test_edge_bc_on_virtual_devices, test_edge_bc_on_parts_sharing_a_gpu) = \
     matrix_tests(_edge_bc, _same, _positive_graph)
 test_edge_bc_in_worker_processes = process_tests(_edge_bc, _same, _positive_graph)
+
+
+def test_undirected_edges_pair_up_past_65536_vertices():
+    """An undirected edge's two arcs are paired by src * n + dst, which once
+    overflowed int32 from n = 2**16 (Kronecker 16's values summed short):
+    a star of 70,000 vertices and a few edges between its leaves."""
+    n = 70_000
+    leaves = np.arange(1, n)
+    src = np.concatenate([np.zeros(n - 1, dtype=np.int64), [60_000, 65_537, 3]])
+    dst = np.concatenate([leaves, [69_999, 69_998, 66_000]])
+    G = fr.Graph.from_edges(src, dst, num_vertices=n, directed=False, device="cpu")
+    r = edge_betweenness_centrality(G, k=2, seed=3, normalized=False)
+    g = nx.Graph(zip(src.tolist(), dst.tolist()))
+    expected = nx.edge_betweenness_centrality(g, k=2, seed=3, normalized=False)
+    found = {frozenset(e): v for e, v in zip(zip(r.src.tolist(), r.dst.tolist()),
+                                              r.centrality.tolist())}
+    assert found == pytest.approx({frozenset(e): v for e, v in expected.items()})
