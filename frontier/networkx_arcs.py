@@ -82,11 +82,9 @@ def networkx_arcs(graph, weight: str | None):
     ids = node_ids(nodes)
     labels = None if ids is not None else nodes
     rows = _rows(graph, labels is None)
-    degree = np.fromiter(map(len, rows), np.int64, len(rows))
-    count = int(degree.sum())
+    degree, values = row_values(rows)
+    count = len(values)
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
-    # What each row holds per neighbour: edge data, or a multigraph's key dicts.
-    values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
     partner = None  # the arc in the other direction, when read off the dicts
     if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
         partner = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
@@ -96,14 +94,13 @@ def networkx_arcs(graph, weight: str | None):
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
-        parallel = np.fromiter(map(len, values), np.int64, count)
+        parallel, values = key_values(values)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
-        values = np.fromiter(chain.from_iterable(map(_VALUES, values)), object, len(src))
         if partner is not None:  # the j-th key of u -> v is the j-th of v -> u
             start = np.cumsum(parallel) - parallel
             partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
     if partner is not None:
-        weights = _mirrored_weights(values, partner, weight) \
+        weights = _mirrored_weights(values, partner, weight, _plain_data(graph)) \
             if weight is not None and len(src) else None
         return labels, src, dst, weights, True
     if not graph.is_directed():
@@ -117,8 +114,49 @@ def networkx_arcs(graph, weight: str | None):
             position = _node_order(ids)
             once = position[src] <= position[dst]
         src, dst, values = src[once], dst[once], values[once]
-    weights = _weights(values, weight) if weight is not None and len(src) else None
+    weights = _weights(values, weight, _plain_data(graph)) \
+        if weight is not None and len(src) else None
     return labels, src, dst, weights, False
+
+
+def row_values(rows: list) -> tuple[np.ndarray, np.ndarray]:
+    """Each adjacency row's length (int64), and what the rows hold per
+    neighbour in row order (an object array: edge data dicts, or a
+    multigraph's key dicts), read in one pass over the rows."""
+    degree = np.fromiter(map(len, rows), np.int64, len(rows))
+    return degree, np.fromiter(chain.from_iterable(map(_VALUES, rows)), object,
+                               int(degree.sum()))
+
+
+def key_values(key_dicts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A multigraph's key dicts (an object array) as the number of keys in
+    each, and the edge data dicts they hold in order."""
+    parallel = np.fromiter(map(len, key_dicts), np.int64, len(key_dicts))
+    return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
+                                 int(parallel.sum()))
+
+
+def attribute_values(data, name: str, default, plain: bool = True) -> list:
+    """The ``name`` attribute of each edge data dict in ``data``, ``default``
+    where it is missing (``[d.get(name, default) for d in data]``, in C).
+
+    ``plain``: the dicts are plain ``dict`` objects (the graph class's
+    ``edge_attr_dict_factory`` is ``dict``), so that indexing one fails for
+    a missing attribute, which is then read with ``get``: a third faster
+    than ``get`` when every edge has it. A subclass's ``__missing__`` could
+    answer (and insert) instead, so other dicts are read with ``get``.
+    """
+    if plain:
+        try:
+            return list(map(itemgetter(name), data))
+        except KeyError:
+            pass
+    return list(map(methodcaller("get", name, default), data))
+
+
+def _plain_data(graph) -> bool:
+    """Whether the graph's edge data dicts are plain dicts."""
+    return type(graph).edge_attr_dict_factory is dict
 
 
 def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
@@ -151,13 +189,14 @@ def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
     return partner
 
 
-def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str) -> np.ndarray:
+def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
+                      plain: bool) -> np.ndarray:
     """Each arc's weight (see :func:`_weights`), read from one arc of each
     edge (the one before its partner, or a self loop) and copied to the
     other, which holds the same data."""
     arcs = np.arange(len(values))
     first = partner >= arcs
-    read = _weights(values[first], weight)
+    read = _weights(values[first], weight, plain)
     return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
 
 
@@ -224,14 +263,11 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     return positions
 
 
-def _weights(data: np.ndarray, weight: str) -> np.ndarray:
+def _weights(data: np.ndarray, weight: str, plain: bool) -> np.ndarray:
     """Each edge's ``weight`` attribute from its data dict (an object
     array), 1 where it has none: int64 when every value is an integer, else
-    float64."""
-    try:  # a third faster than dict.get, when every edge has the attribute
-        values = np.asarray(list(map(itemgetter(weight), data)))
-    except KeyError:
-        values = np.asarray(list(map(methodcaller("get", weight, 1), data)))
+    float64. ``plain``: as for :func:`attribute_values`."""
+    values = np.asarray(attribute_values(data, weight, 1, plain))
     if values.dtype == object or values.dtype.kind not in "iuf":
         try:
             values = values.astype(np.float64)
