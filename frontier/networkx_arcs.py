@@ -113,8 +113,10 @@ def networkx_arcs(graph, weight: str | None):
         else:
             position = _node_order(ids)
             once = position[src] <= position[dst]
-        src, dst, values = src[once], dst[once], values[once]
-    weights = _weights(values, weight, _plain_data(graph)) \
+        src, dst = src[once], dst[once]
+    else:
+        once = None
+    weights = _weights(values, weight, _plain_data(graph), once) \
         if weight is not None and len(src) else None
     return labels, src, dst, weights, False
 
@@ -136,22 +138,42 @@ def key_values(key_dicts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                                  int(parallel.sum()))
 
 
-def attribute_values(data, name: str, default, plain: bool = True) -> list:
-    """The ``name`` attribute of each edge data dict in ``data``, ``default``
-    where it is missing (``[d.get(name, default) for d in data]``, in C).
+def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
+                     keep: np.ndarray | None = None) -> list:
+    """The ``name`` attribute of each edge data dict in the object array
+    ``data`` (of those where ``keep`` is true, if given), ``default`` where
+    it is missing: ``[d.get(name, default) for d in data[keep]]``, in C.
 
     ``plain``: the dicts are plain ``dict`` objects (the graph class's
     ``edge_attr_dict_factory`` is ``dict``), so that indexing one fails for
     a missing attribute, which is then read with ``get``: a third faster
     than ``get`` when every edge has it. A subclass's ``__missing__`` could
     answer (and insert) instead, so other dicts are read with ``get``.
+
+    The dicts are taken and read :data:`READ_STEP` at a time, so that each
+    is still in the CPU's cache when it is read: a graph whose dicts lie in
+    memory in another order than its rows (NetworkX's generators build
+    such graphs) reads several times faster so.
     """
     if plain:
         try:
-            return list(map(itemgetter(name), data))
+            return _read(data, itemgetter(name), keep)
         except KeyError:
             pass
-    return list(map(methodcaller("get", name, default), data))
+    return _read(data, methodcaller("get", name, default), keep)
+
+
+#: edge data dicts that :func:`attribute_values` takes at a time
+READ_STEP = 1024
+
+
+def _read(data: np.ndarray, read, keep: np.ndarray | None) -> list:
+    """``list(map(read, data[keep]))``, :data:`READ_STEP` items at a time."""
+    found = []
+    for start in range(0, len(data), READ_STEP):
+        step = data[start:start + READ_STEP]
+        found.extend(map(read, step if keep is None else step[keep[start:start + READ_STEP]]))
+    return found
 
 
 def _plain_data(graph) -> bool:
@@ -196,7 +218,7 @@ def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
     other, which holds the same data."""
     arcs = np.arange(len(values))
     first = partner >= arcs
-    read = _weights(values[first], weight, plain)
+    read = _weights(values, weight, plain, first)
     return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
 
 
@@ -263,11 +285,13 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     return positions
 
 
-def _weights(data: np.ndarray, weight: str, plain: bool) -> np.ndarray:
+def _weights(data: np.ndarray, weight: str, plain: bool,
+             keep: np.ndarray | None = None) -> np.ndarray:
     """Each edge's ``weight`` attribute from its data dict (an object
-    array), 1 where it has none: int64 when every value is an integer, else
-    float64. ``plain``: as for :func:`attribute_values`."""
-    values = np.asarray(attribute_values(data, weight, 1, plain))
+    array; those where ``keep`` is true, if given), 1 where it has none:
+    int64 when every value is an integer, else float64. ``plain``: as for
+    :func:`attribute_values`."""
+    values = np.asarray(attribute_values(data, weight, 1, plain, keep))
     if values.dtype == object or values.dtype.kind not in "iuf":
         try:
             values = values.astype(np.float64)

@@ -236,7 +236,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     plain = type(graph).edge_attr_dict_factory is dict
     for attr, default in (edge_attrs or {}).items():
         task.phase(f"reading edge attribute {attr!r}")
-        values = attribute_values(data[keep] if read_once else data, attr, default, plain)
+        values = attribute_values(data, attr, default, plain, keep if read_once else None)
         weights[attr] = _edge_weights(values, None if read_once else keep, attr)
         if two_sided and _one_sided(arc_src, arc_dst, _keys(rows, multigraph), values):
             weights[attr] = EdgeWeights(None, weights[attr].kind, (
