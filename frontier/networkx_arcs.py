@@ -94,7 +94,10 @@ def networkx_arcs(graph, weight: str | None):
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
-        parallel, values = key_values(values)
+        if weight is None:  # the edge data is not read
+            parallel = key_counts(values)
+        else:
+            parallel, values = key_values(values, partner)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
         if partner is not None:  # the j-th key of u -> v is the j-th of v -> u
             start = np.cumsum(parallel) - parallel
@@ -130,12 +133,33 @@ def row_values(rows: list) -> tuple[np.ndarray, np.ndarray]:
                                int(degree.sum()))
 
 
-def key_values(key_dicts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A multigraph's key dicts (an object array) as the number of keys in
-    each, and the edge data dicts they hold in order."""
-    parallel = np.fromiter(map(len, key_dicts), np.int64, len(key_dicts))
-    return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
-                                 int(parallel.sum()))
+def key_counts(key_dicts: np.ndarray) -> np.ndarray:
+    """The number of keys (parallel edges) in each of a multigraph's key dicts."""
+    return np.fromiter(map(len, key_dicts), np.int64, len(key_dicts))
+
+
+def key_values(key_dicts: np.ndarray,
+               partner: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A multigraph's key dicts (an object array, one per arc) as the
+    number of keys in each, and the edge data dicts they hold: each arc's
+    in key order, arc after arc.
+
+    ``partner``: each arc's partner in the other direction, which holds the
+    same key dict (:func:`mirrored_arcs`); each key dict is then read once,
+    under the first of its two arcs, and copied to the other.
+    """
+    if partner is None:
+        parallel = key_counts(key_dicts)
+        return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
+                                     int(parallel.sum()))
+    arcs = np.arange(len(key_dicts))
+    first = partner >= arcs
+    counts, data = key_values(key_dicts[first])
+    which = (np.cumsum(first) - 1)[np.where(first, arcs, partner)]  # each arc's read key dict
+    parallel = counts[which]
+    start = (np.cumsum(counts) - counts)[which]  # where each arc's data begins in ``data``
+    offset = np.cumsum(parallel) - parallel  # and where it begins in arc order
+    return parallel, data[np.repeat(start - offset, parallel) + np.arange(int(parallel.sum()))]
 
 
 def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,

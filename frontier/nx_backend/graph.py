@@ -28,6 +28,7 @@ import frontier as fr
 from frontier.networkx_arcs import (
     attribute_values,
     fresh_dicts,
+    key_counts,
     key_values,
     mirrored_arcs,
     neighbour_positions,
@@ -209,8 +210,11 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     rows = _rows(graph._adj, nodes, multigraph)
     degree, held = row_values(rows)
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree)
-    mirrored = not directed and type(graph._adj) is dict and fresh_dicts(graph)
-    successors = _adjacency(rows, nodes, degree, (held, arc_src) if mirrored else None)
+    # The arc in the other direction, holding the same object, in an
+    # undirected graph's own dicts (None elsewhere, or where they share one).
+    partner = mirrored_arcs(held, arc_src, rows, nodes) if not directed \
+        and type(graph._adj) is dict and fresh_dicts(graph) else None
+    successors = _adjacency(rows, nodes, degree, arc_src, partner)
     if directed:
         task.phase("reading the predecessors")
         pred = _rows(graph._pred, nodes, multigraph)
@@ -222,7 +226,10 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     keep = np.ones(len(arc_dst), bool) if directed else arc_src <= arc_dst
     data = held
     if multigraph:  # one edge per key
-        multiplicity, data = key_values(held)
+        if edge_attrs:
+            multiplicity, data = key_values(held, partner)
+        else:
+            multiplicity = key_counts(held)
         arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
         keep = np.repeat(keep, multiplicity)
     # An undirected view of a directed graph reads (u, v) in u's row and (v, u)
@@ -283,22 +290,18 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, nodes: list, degree: np.ndarray, held=None) -> Adjacency:
+def _adjacency(rows, nodes: list, degree: np.ndarray, src: np.ndarray | None = None,
+               partner: np.ndarray | None = None) -> Adjacency:
     """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
-    with no Python step per edge (``degree``: each row's length). ``held``,
-    ``(what each arc holds, its row)`` for an undirected graph's own
-    dicts, whose two arcs of an edge hold one data object: each arc's
-    neighbour is its partner's row
-    (:func:`frontier.networkx_arcs.mirrored_arcs`); else (or where the dicts
-    do not keep to that) neighbours are looked up
-    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
+    with no Python step per edge (``degree``: each row's length). With
+    ``partner``, each arc's partner in the other direction
+    (:func:`frontier.networkx_arcs.mirrored_arcs`; ``src``: each arc's
+    row), an arc's neighbour is its partner's row; else neighbours are
+    looked up (:func:`frontier.networkx_arcs.neighbour_positions`)."""
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    if held is not None:
-        values, src = held
-        partner = mirrored_arcs(values, src, rows, nodes)
-        if partner is not None:
-            return Adjacency(offsets, src[partner])
+    if partner is not None:
+        return Adjacency(offsets, src[partner])
     return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes))
 
 
