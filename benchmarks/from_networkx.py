@@ -13,15 +13,17 @@ best: on a shared machine the best is the code's own cost), then the same
 for ``convert_from_nx(G, edge_attrs={"weight": 1})`` (what NetworkX's
 dispatcher runs for ``nx.pagerank(G, backend="frontier")``).
 ``--unweighted`` converts without weights (``weight=None``, no
-``edge_attrs``); ``--peer`` also times NetworkX's own
-``to_scipy_sparse_array`` (COO) on the same graph once.
+``edge_attrs``), ``--multigraph`` the graph as a ``MultiGraph``;
+``--peer`` also times NetworkX's own ``to_scipy_sparse_array`` (COO) on
+the same graph once.
 
 Run it with ``PYTHONPATH`` at the checkout to time (the script's own
 folder comes first on ``sys.path``, so an installed ``frontier`` would
 be timed otherwise):
 
     PYTHONPATH=. python benchmarks/from_networkx.py [--graph ba|gnm]
-        [--nodes strings|ids|shuffled] [--unweighted] [--size 200000] [--runs 5] [--peer]
+        [--nodes strings|ids|shuffled] [--unweighted] [--multigraph] [--size 200000]
+        [--runs 5] [--peer]
 """
 
 from __future__ import annotations
@@ -69,12 +71,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=200_000, help="nodes (5 edges each)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--unweighted", action="store_true")
+    parser.add_argument("--multigraph", action="store_true")
     parser.add_argument("--peer", action="store_true")
     args = parser.parse_args()
     g = weighted_graph(args.size, args.nodes, args.graph)
+    if args.multigraph:
+        g = nx.MultiGraph(g)
     weight = None if args.unweighted else "weight"
     edge_attrs = None if args.unweighted else {"weight": 1}
-    print(f"{args.graph}: {g.number_of_nodes()} nodes ({args.nodes}), {g.number_of_edges()} "
+    kind = " (MultiGraph)" if args.multigraph else ""
+    print(f"{args.graph}{kind}: {g.number_of_nodes()} nodes ({args.nodes}), {g.number_of_edges()} "
           f"edges, {'unweighted' if args.unweighted else 'weighted'}")
     for name, call in (("from_networkx", lambda: fr.Graph.from_networkx(g, weight, device="cpu")),
                        ("convert_from_nx", lambda: convert_from_nx(g, edge_attrs=edge_attrs))):
