@@ -152,10 +152,8 @@ def key_values(key_dicts: np.ndarray,
         parallel = key_counts(key_dicts)
         return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
                                      int(parallel.sum()))
-    arcs = np.arange(len(key_dicts))
-    first = partner >= arcs
+    first, which = read_once(partner)
     counts, data = key_values(key_dicts[first])
-    which = (np.cumsum(first) - 1)[np.where(first, arcs, partner)]  # each arc's read key dict
     parallel = counts[which]
     start = (np.cumsum(counts) - counts)[which]  # where each arc's data begins in ``data``
     offset = np.cumsum(parallel) - parallel  # and where it begins in arc order
@@ -240,10 +238,17 @@ def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
     """Each arc's weight (see :func:`_weights`), read from one arc of each
     edge (the one before its partner, or a self loop) and copied to the
     other, which holds the same data."""
-    arcs = np.arange(len(values))
+    first, which = read_once(partner)
+    return _weights(values, weight, plain, first)[which]
+
+
+def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For arcs paired with their ``partner`` (each the other's, a self
+    loop its own): which arcs to read (the first of each pair) and, for
+    every arc, the position of its pair's among those read."""
+    arcs = np.arange(len(partner))
     first = partner >= arcs
-    read = _weights(values, weight, plain, first)
-    return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
+    return first, (np.cumsum(first) - 1)[np.where(first, arcs, partner)]
 
 
 def fresh_dicts(graph) -> bool:

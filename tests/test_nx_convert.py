@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from networkx_graphs import ThinGraph, ThinMultiGraph, networkx_graphs, networkx_views
 from strategies import edge_lists
 
+import frontier as fr
 from frontier.nx_backend.graph import _edge_weights, convert_from_nx
 
 EDGE_ATTRS = [None, {"weight": 1}, {"weight": 0.5, "absent": 7}]
@@ -118,6 +119,7 @@ def test_weights_read_with_get_from_dicts_that_answer_missing_keys():
     graph = EagerGraph([("a", "b", {"weight": 2}), ("b", "c")])
     assert convert_from_nx(graph, edge_attrs={"weight": 1}).weights["weight"].values.tolist() \
         == [2, 1]
+    assert fr.Graph.from_networkx(graph, device="cpu").weights.tolist() == [2, 2, 1, 1]
     assert "weight" not in graph["b"]["c"]
 
 
