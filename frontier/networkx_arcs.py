@@ -95,7 +95,7 @@ def networkx_arcs(graph, weight: str | None):
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
         if weight is None:  # the edge data is not read
-            parallel = key_counts(values)
+            parallel = lengths(values)
         else:
             parallel, values = key_values(values, partner)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
@@ -128,14 +128,15 @@ def row_values(rows: list) -> tuple[np.ndarray, np.ndarray]:
     """Each adjacency row's length (int64), and what the rows hold per
     neighbour in row order (an object array: edge data dicts, or a
     multigraph's key dicts), read in one pass over the rows."""
-    degree = np.fromiter(map(len, rows), np.int64, len(rows))
+    degree = lengths(rows)
     return degree, np.fromiter(chain.from_iterable(map(_VALUES, rows)), object,
                                int(degree.sum()))
 
 
-def key_counts(key_dicts: np.ndarray) -> np.ndarray:
-    """The number of keys (parallel edges) in each of a multigraph's key dicts."""
-    return np.fromiter(map(len, key_dicts), np.int64, len(key_dicts))
+def lengths(dicts) -> np.ndarray:
+    """The length of each of the ``dicts`` (adjacency rows, or a
+    multigraph's key dicts: its parallel edges), int64."""
+    return np.fromiter(map(len, dicts), np.int64, len(dicts))
 
 
 def key_values(key_dicts: np.ndarray,
@@ -149,7 +150,7 @@ def key_values(key_dicts: np.ndarray,
     under the first of its two arcs, and copied to the other.
     """
     if partner is None:
-        parallel = key_counts(key_dicts)
+        parallel = lengths(key_dicts)
         return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
                                      int(parallel.sum()))
     first, which = read_once(partner)

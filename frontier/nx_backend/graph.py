@@ -28,8 +28,8 @@ import frontier as fr
 from frontier.networkx_arcs import (
     attribute_values,
     fresh_dicts,
-    key_counts,
     key_values,
+    lengths,
     mirrored_arcs,
     neighbour_positions,
     row_values,
@@ -208,17 +208,22 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
-    degree, held = row_values(rows)
+    # What each arc holds (its data dict, or a multigraph's key dict), where
+    # it is read: for weights, parallel edges, or an undirected graph's own
+    # dicts, whose arc in the other direction holds the same object.
+    mirrored = not directed and type(graph._adj) is dict and fresh_dicts(graph)
+    if mirrored or edge_attrs or multigraph:
+        degree, held = row_values(rows)
+    else:
+        degree, held = lengths(rows), None
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree)
-    # The arc in the other direction, holding the same object, in an
-    # undirected graph's own dicts (None elsewhere, or where they share one).
-    partner = mirrored_arcs(held, arc_src, rows, nodes) if not directed \
-        and type(graph._adj) is dict and fresh_dicts(graph) else None
+    # None where the dicts do not keep to that (a class sharing one dict).
+    partner = mirrored_arcs(held, arc_src, rows, nodes) if mirrored else None
     successors = _adjacency(rows, nodes, degree, arc_src, partner)
     if directed:
         task.phase("reading the predecessors")
         pred = _rows(graph._pred, nodes, multigraph)
-        predecessors = _adjacency(pred, nodes, np.fromiter(map(len, pred), np.int64, len(pred)))
+        predecessors = _adjacency(pred, nodes, lengths(pred))
     else:
         predecessors = successors
     arc_dst = successors.neighbors
@@ -229,7 +234,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
         if edge_attrs:
             multiplicity, data = key_values(held, partner)
         else:
-            multiplicity = key_counts(held)
+            multiplicity = lengths(held)
         arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
         keep = np.repeat(keep, multiplicity)
     # An undirected view of a directed graph reads (u, v) in u's row and (v, u)
