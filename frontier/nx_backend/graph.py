@@ -85,7 +85,6 @@ class BackendGraph:
     __networkx_backend__ = "frontier"
 
     nodes: list
-    index: dict
     directed: bool
     multigraph: bool
     successors: Adjacency
@@ -96,6 +95,15 @@ class BackendGraph:
     graph: dict = field(default_factory=dict)
     __networkx_cache__: dict = field(default_factory=dict, repr=False)
     _built: dict = field(default_factory=dict, repr=False)
+    _index: dict | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> dict:
+        """Each node's vertex id (its position in ``nodes``), built on first
+        use: functions that take no node, such as PageRank, never need it."""
+        if self._index is None:
+            self._index = dict(zip(self.nodes, range(len(self.nodes))))
+        return self._index
 
     # the little of NetworkX's graph API that decorators and callers use ---------------
 
@@ -204,7 +212,6 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     """
     task.phase("numbering the nodes")
     nodes = list(graph)
-    index = dict(zip(nodes, range(len(nodes))))
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
@@ -254,7 +261,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
             weights[attr] = EdgeWeights(None, weights[attr].kind, (
                 f"edge attribute {attr!r} differs between the two directions of an edge "
                 "of this undirected view"))
-    return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
+    return BackendGraph(nodes, directed, multigraph, successors, predecessors,
                         arc_src[keep], arc_dst[keep], weights,
                         dict(graph.graph) if preserve_graph_attrs else {})
 
