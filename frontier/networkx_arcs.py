@@ -17,7 +17,7 @@ sums parallel edges, which Frontier keeps apart.)
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import itemgetter, methodcaller
+from operator import is_, itemgetter, methodcaller
 
 import numpy as np
 
@@ -81,7 +81,7 @@ def networkx_arcs(graph, weight: str | None):
     nodes = list(graph)
     ids = node_ids(nodes)
     labels = None if ids is not None else nodes
-    rows = _rows(graph, labels is None)
+    rows = _rows(graph, nodes, labels is None)
     degree, values = row_values(rows)
     count = len(values)
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
@@ -267,10 +267,10 @@ def _node_order(ids: np.ndarray) -> np.ndarray:
     return order
 
 
-def _rows(graph, by_id: bool) -> list:
+def _rows(graph, nodes: list, by_id: bool) -> list:
     """The graph's adjacency rows (dicts: neighbour -> edge data, or a
-    multigraph's key -> edge data) in vertex order: node order, or the
-    order of the ids 0..n-1 with ``by_id``.
+    multigraph's key -> edge data) in vertex order: the order of ``nodes``
+    (the graph's), or of the ids 0..n-1 with ``by_id``.
 
     A graph's own dicts are read as they are (``graph._adj``, not
     ``graph.adj``, whose rows wrap each row in Python code run per edge). A
@@ -279,12 +279,28 @@ def _rows(graph, by_id: bool) -> list:
     edge subgraph).
     """
     adjacency = graph._adj
-    rows = adjacency.values() if not by_id else map(adjacency.__getitem__, range(len(graph)))
+    if by_id:
+        rows = list(map(adjacency.__getitem__, range(len(nodes))))
+    elif isinstance(adjacency, dict):
+        rows = rows_in_order(adjacency, nodes)
+    else:
+        rows = [adjacency[node] for node in nodes]
     if isinstance(adjacency, dict):
-        return list(rows)
+        return rows
     if graph.is_multigraph():
         return [{v: dict(keys) for v, keys in row.items() if keys} for row in rows]
     return [dict(row) for row in rows]
+
+
+def rows_in_order(adjacency: dict, nodes: list) -> list:
+    """The rows of a graph's own adjacency dict (``G._adj``, ``G._pred``)
+    for ``nodes``, in that order: the dict's values as they are where its
+    keys are those very node objects in that order (NetworkX adds a node to
+    ``G._node`` and ``G._adj`` together), with no lookup per node; else
+    (a dict reordered by hand) each looked up."""
+    if len(adjacency) == len(nodes) and all(map(is_, adjacency, nodes)):
+        return list(adjacency.values())
+    return [adjacency[node] for node in nodes]
 
 
 def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:

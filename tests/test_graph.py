@@ -295,6 +295,17 @@ def test_networkx_graphs_whose_edges_share_a_data_dict(edges, cls):
         assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
 
 
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
+def test_networkx_adjacency_out_of_node_order(cls):
+    # Rows are read in the adjacency dict's own order only where it is the
+    # nodes' order: a graph whose _adj was reordered by hand is looked up.
+    for nodes in ("abc", [2, 0, 1]):
+        a, b, c = nodes
+        g = cls([(a, b, {"weight": 3}), (b, c), (c, c)])
+        g._adj = dict(reversed(g._adj.items()))
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
 def test_undirected_neighbours_are_read_off_the_shared_edge_data(monkeypatch):
     # An undirected graph's own dicts need no neighbour lookups; a graph
     # whose edges share a data dict, a view and a directed graph do.

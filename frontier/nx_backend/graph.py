@@ -19,7 +19,6 @@ waiting over a second says so, phase by phase (:mod:`.long_task`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import is_
 
 import networkx as nx
 import numpy as np
@@ -33,6 +32,7 @@ from frontier.networkx_arcs import (
     mirrored_arcs,
     neighbour_positions,
     row_values,
+    rows_in_order,
 )
 
 from .long_task import LongTask
@@ -267,17 +267,15 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
 
 
 def _rows(adjacency, nodes: list, multigraph: bool) -> list:
-    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``). A
-    graph's own dict is read in its order where that is the nodes' order
-    (NetworkX adds a node to ``G._node`` and ``G._adj`` together), with no
-    lookup per node. A view's rows are copied into dicts: the length
+    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``), a
+    graph's own dict's with no lookup per node where it can
+    (:func:`frontier.networkx_arcs.rows_in_order`). A view's rows are copied
+    into dicts: the length
     NetworkX reports for a row of a filtered view (``edge_subgraph``,
     ``restricted_view``) can count neighbours, or keys, that its edge
     filter hides, and the conversion sizes its arrays by those lengths."""
     if type(adjacency) is dict:
-        if len(adjacency) == len(nodes) and all(map(is_, adjacency, nodes)):
-            return list(adjacency.values())
-        return [adjacency[node] for node in nodes]
+        return rows_in_order(adjacency, nodes)
     rows = [adjacency[node] for node in nodes]
     if multigraph:
         return [{v: dict(keys.items()) for v, keys in row.items()} for row in rows]
