@@ -17,7 +17,7 @@ sums parallel edges, which Frontier keeps apart.)
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import itemgetter, methodcaller
+from operator import is_, itemgetter, methodcaller
 
 import numpy as np
 
@@ -81,12 +81,10 @@ def networkx_arcs(graph, weight: str | None):
     nodes = list(graph)
     ids = node_ids(nodes)
     labels = None if ids is not None else nodes
-    rows = _rows(graph, labels is None)
-    degree = np.fromiter(map(len, rows), np.int64, len(rows))
-    count = int(degree.sum())
+    rows = _rows(graph, nodes, labels is None)
+    degree, values = row_values(rows)
+    count = len(values)
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
-    # What each row holds per neighbour: edge data, or a multigraph's key dicts.
-    values = np.fromiter(chain.from_iterable(map(_VALUES, rows)), object, count)
     partner = None  # the arc in the other direction, when read off the dicts
     if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
         partner = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
@@ -96,14 +94,16 @@ def networkx_arcs(graph, weight: str | None):
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
-        parallel = np.fromiter(map(len, values), np.int64, count)
+        if weight is None:  # the edge data is not read
+            parallel = lengths(values)
+        else:
+            parallel, values = key_values(values, partner)
         src, dst = np.repeat(src, parallel), np.repeat(dst, parallel)
-        values = np.fromiter(chain.from_iterable(map(_VALUES, values)), object, len(src))
         if partner is not None:  # the j-th key of u -> v is the j-th of v -> u
             start = np.cumsum(parallel) - parallel
             partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
     if partner is not None:
-        weights = _mirrored_weights(values, partner, weight) \
+        weights = _mirrored_weights(values, partner, weight, _plain_data(graph)) \
             if weight is not None and len(src) else None
         return labels, src, dst, weights, True
     if not graph.is_directed():
@@ -116,9 +116,92 @@ def networkx_arcs(graph, weight: str | None):
         else:
             position = _node_order(ids)
             once = position[src] <= position[dst]
-        src, dst, values = src[once], dst[once], values[once]
-    weights = _weights(values, weight) if weight is not None and len(src) else None
+        src, dst = src[once], dst[once]
+    else:
+        once = None
+    weights = _weights(values, weight, _plain_data(graph), once) \
+        if weight is not None and len(src) else None
     return labels, src, dst, weights, False
+
+
+def row_values(rows: list) -> tuple[np.ndarray, np.ndarray]:
+    """Each adjacency row's length (int64), and what the rows hold per
+    neighbour in row order (an object array: edge data dicts, or a
+    multigraph's key dicts), read in one pass over the rows."""
+    degree = lengths(rows)
+    return degree, np.fromiter(chain.from_iterable(map(_VALUES, rows)), object,
+                               int(degree.sum()))
+
+
+def lengths(dicts) -> np.ndarray:
+    """The length of each of the ``dicts`` (adjacency rows, or a
+    multigraph's key dicts: its parallel edges), int64."""
+    return np.fromiter(map(len, dicts), np.int64, len(dicts))
+
+
+def key_values(key_dicts: np.ndarray,
+               partner: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A multigraph's key dicts (an object array, one per arc) as the
+    number of keys in each, and the edge data dicts they hold: each arc's
+    in key order, arc after arc.
+
+    ``partner``: each arc's partner in the other direction, which holds the
+    same key dict (:func:`mirrored_arcs`); each key dict is then read once,
+    under the first of its two arcs, and copied to the other.
+    """
+    if partner is None:
+        parallel = lengths(key_dicts)
+        return parallel, np.fromiter(chain.from_iterable(map(_VALUES, key_dicts)), object,
+                                     int(parallel.sum()))
+    first, which = read_once(partner)
+    counts, data = key_values(key_dicts[first])
+    parallel = counts[which]
+    start = (np.cumsum(counts) - counts)[which]  # where each arc's data begins in ``data``
+    offset = np.cumsum(parallel) - parallel  # and where it begins in arc order
+    return parallel, data[np.repeat(start - offset, parallel) + np.arange(int(parallel.sum()))]
+
+
+def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
+                     keep: np.ndarray | None = None) -> list:
+    """The ``name`` attribute of each edge data dict in the object array
+    ``data`` (of those where ``keep`` is true, if given), ``default`` where
+    it is missing: ``[d.get(name, default) for d in data[keep]]``, in C.
+
+    ``plain``: the dicts are plain ``dict`` objects (the graph class's
+    ``edge_attr_dict_factory`` is ``dict``), so that indexing one fails for
+    a missing attribute, which is then read with ``get``: a third faster
+    than ``get`` when every edge has it. A subclass's ``__missing__`` could
+    answer (and insert) instead, so other dicts are read with ``get``.
+
+    The dicts are taken and read :data:`READ_STEP` at a time, so that each
+    is still in the CPU's cache when it is read: a graph whose dicts lie in
+    memory in another order than its rows (NetworkX's generators build
+    such graphs) reads several times faster so.
+    """
+    if plain:
+        try:
+            return _read(data, itemgetter(name), keep)
+        except KeyError:
+            pass
+    return _read(data, methodcaller("get", name, default), keep)
+
+
+#: edge data dicts that :func:`attribute_values` takes at a time
+READ_STEP = 1024
+
+
+def _read(data: np.ndarray, read, keep: np.ndarray | None) -> list:
+    """``list(map(read, data[keep]))``, :data:`READ_STEP` items at a time."""
+    found = []
+    for start in range(0, len(data), READ_STEP):
+        step = data[start:start + READ_STEP]
+        found.extend(map(read, step if keep is None else step[keep[start:start + READ_STEP]]))
+    return found
+
+
+def _plain_data(graph) -> bool:
+    """Whether the graph's edge data dicts are plain dicts."""
+    return type(graph).edge_attr_dict_factory is dict
 
 
 def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
@@ -151,14 +234,22 @@ def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
     return partner
 
 
-def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str) -> np.ndarray:
+def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
+                      plain: bool) -> np.ndarray:
     """Each arc's weight (see :func:`_weights`), read from one arc of each
     edge (the one before its partner, or a self loop) and copied to the
     other, which holds the same data."""
-    arcs = np.arange(len(values))
+    first, which = read_once(partner)
+    return _weights(values, weight, plain, first)[which]
+
+
+def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For arcs paired with their ``partner`` (each the other's, a self
+    loop its own): which arcs to read (the first of each pair) and, for
+    every arc, the position of its pair's among those read."""
+    arcs = np.arange(len(partner))
     first = partner >= arcs
-    read = _weights(values[first], weight)
-    return read[(np.cumsum(first) - 1)[np.where(first, arcs, partner)]]
+    return first, (np.cumsum(first) - 1)[np.where(first, arcs, partner)]
 
 
 def fresh_dicts(graph) -> bool:
@@ -176,10 +267,10 @@ def _node_order(ids: np.ndarray) -> np.ndarray:
     return order
 
 
-def _rows(graph, by_id: bool) -> list:
+def _rows(graph, nodes: list, by_id: bool) -> list:
     """The graph's adjacency rows (dicts: neighbour -> edge data, or a
-    multigraph's key -> edge data) in vertex order: node order, or the
-    order of the ids 0..n-1 with ``by_id``.
+    multigraph's key -> edge data) in vertex order: the order of ``nodes``
+    (the graph's), or of the ids 0..n-1 with ``by_id``.
 
     A graph's own dicts are read as they are (``graph._adj``, not
     ``graph.adj``, whose rows wrap each row in Python code run per edge). A
@@ -188,12 +279,28 @@ def _rows(graph, by_id: bool) -> list:
     edge subgraph).
     """
     adjacency = graph._adj
-    rows = adjacency.values() if not by_id else map(adjacency.__getitem__, range(len(graph)))
+    if by_id:
+        rows = list(map(adjacency.__getitem__, range(len(nodes))))
+    elif isinstance(adjacency, dict):
+        rows = rows_in_order(adjacency, nodes)
+    else:
+        rows = [adjacency[node] for node in nodes]
     if isinstance(adjacency, dict):
-        return list(rows)
+        return rows
     if graph.is_multigraph():
         return [{v: dict(keys) for v, keys in row.items() if keys} for row in rows]
     return [dict(row) for row in rows]
+
+
+def rows_in_order(adjacency: dict, nodes: list) -> list:
+    """The rows of a graph's own adjacency dict (``G._adj``, ``G._pred``)
+    for ``nodes``, in that order: the dict's values as they are where its
+    keys are those very node objects in that order (NetworkX adds a node to
+    ``G._node`` and ``G._adj`` together), with no lookup per node; else
+    (a dict reordered by hand) each looked up."""
+    if len(adjacency) == len(nodes) and all(map(is_, adjacency, nodes)):
+        return list(adjacency.values())
+    return [adjacency[node] for node in nodes]
 
 
 def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
@@ -224,14 +331,13 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     return positions
 
 
-def _weights(data: np.ndarray, weight: str) -> np.ndarray:
+def _weights(data: np.ndarray, weight: str, plain: bool,
+             keep: np.ndarray | None = None) -> np.ndarray:
     """Each edge's ``weight`` attribute from its data dict (an object
-    array), 1 where it has none: int64 when every value is an integer, else
-    float64."""
-    try:  # a third faster than dict.get, when every edge has the attribute
-        values = np.asarray(list(map(itemgetter(weight), data)))
-    except KeyError:
-        values = np.asarray(list(map(methodcaller("get", weight, 1), data)))
+    array; those where ``keep`` is true, if given), 1 where it has none:
+    int64 when every value is an integer, else float64. ``plain``: as for
+    :func:`attribute_values`."""
+    values = np.asarray(attribute_values(data, weight, 1, plain, keep))
     if values.dtype == object or values.dtype.kind not in "iuf":
         try:
             values = values.astype(np.float64)

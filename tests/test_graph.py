@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from networkx_graphs import ThinGraph, ThinMultiGraph, networkx_graphs, networkx_views
 from strategies import EdgeList, edge_lists, with_device
 
 import frontier as fr
@@ -253,42 +254,6 @@ def reference_from_networkx(graph, weight="weight"):
     return G
 
 
-WEIGHT_VALUES = {  # how a random graph's weight attributes look
-    "int": lambda rng: int(rng.integers(0, 9)),
-    "float": lambda rng: float(rng.uniform(0, 9)),
-    "mixed": lambda rng: int(rng.integers(0, 9)) if rng.random() < 0.5 else float(rng.random()),
-    "numeric strings": lambda rng: str(rng.integers(0, 9)),
-    "numpy": lambda rng: np.float32(rng.random()),
-}
-
-
-@st.composite
-def networkx_graphs(draw):
-    """A NetworkX graph of any class from a random edge list (parallel edges
-    and self loops included), its nodes the ids in a random insertion order
-    or labels, some edges without the weight attribute."""
-    edges = draw(edge_lists(max_vertices=25, max_edges=60))
-    multigraph = draw(st.booleans())
-    # "big ints" and "tuples" build a new, equal object each time a node is
-    # named, so a neighbour is often not its node's own object.
-    naming = draw(st.sampled_from(["ids", "strings", "shifted", "big ints", "tuples"]))
-    values = WEIGHT_VALUES[draw(st.sampled_from(sorted(WEIGHT_VALUES)))]
-    missing = draw(st.sampled_from([0.0, 0.3, 1.0]))  # the share of edges without a weight
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    name = {"ids": int, "strings": lambda v: f"v{v}", "shifted": lambda v: int(v) + 7,
-            "big ints": lambda v: int(v) + 10**12, "tuples": lambda v: ("t", int(v))}[naming]
-    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
-           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
-    g = cls[(edges.directed, multigraph)]()
-    g.add_nodes_from(name(v) for v in rng.permutation(edges.num_vertices)[:draw(st.integers(
-        0, edges.num_vertices))])
-    for u, v in zip(edges.src.tolist(), edges.dst.tolist()):
-        g.add_edge(name(u), name(v), **({} if rng.random() < missing else
-                                         {"weight": values(rng)}))
-    g.add_nodes_from(name(v) for v in range(edges.num_vertices))
-    return g
-
-
 def assert_same_graph(G: fr.Graph, expected: fr.Graph) -> None:
     assert (G.directed, G.num_edges, G.node_labels) == \
         (expected.directed, expected.num_edges, expected.node_labels)
@@ -318,29 +283,6 @@ def test_networkx_conversion_without_address_tables(g):
         assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
 
 
-class ThinGraph(nx.Graph):
-    """NetworkX's documented memory-saving subclass: every edge shares one
-    data dict, so that dict is under many arcs."""
-
-    all_edge_dict = {"weight": 2}
-
-    def single_edge_dict(self):
-        return self.all_edge_dict
-
-    edge_attr_dict_factory = single_edge_dict
-
-
-class ThinMultiGraph(nx.MultiGraph):
-    """The same for the key dicts of a multigraph: one for every pair of ends."""
-
-    all_key_dict = {}
-
-    def single_key_dict(self):
-        return self.all_key_dict
-
-    edge_key_dict_factory = single_key_dict
-
-
 @given(edge_lists(directed=False, max_vertices=8, max_edges=12),
        st.sampled_from([ThinGraph, ThinMultiGraph]))
 def test_networkx_graphs_whose_edges_share_a_data_dict(edges, cls):
@@ -350,6 +292,17 @@ def test_networkx_graphs_whose_edges_share_a_data_dict(edges, cls):
     assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
     for pairs in ([(0, 1)], [(0, 0)], [(0, 0), (1, 1)], [(0, 0), (1, 1), (2, 2)]):
         g = ThinGraph(pairs)
+        assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
+def test_networkx_adjacency_out_of_node_order(cls):
+    # Rows are read in the adjacency dict's own order only where it is the
+    # nodes' order: a graph whose _adj was reordered by hand is looked up.
+    for nodes in ("abc", [2, 0, 1]):
+        a, b, c = nodes
+        g = cls([(a, b, {"weight": 3}), (b, c), (c, c)])
+        g._adj = dict(reversed(g._adj.items()))
         assert_same_graph(fr.Graph.from_networkx(g, device="cpu"), reference_from_networkx(g))
 
 
@@ -436,22 +389,11 @@ def test_networkx_views_convert_like_their_graphs():
                       reference_from_networkx(reverse))
 
 
-def views(g) -> list:
-    """Read-only views of ``g``: a node subgraph, an edge subgraph, and the
-    undirected view of a directed graph or the reverse view of one."""
-    nodes = list(g)[::2]
-    edges = list(g.edges(keys=True) if g.is_multigraph() else g.edges)[::2]
-    found = [g.subgraph(nodes), g.edge_subgraph(edges), nx.restricted_view(g, nodes[:1], [])]
-    if g.is_directed():
-        found += [g.reverse(copy=False), g.to_undirected(as_view=True)]
-    return found
-
-
 @given(networkx_graphs(), st.sampled_from(["weight", None]))
 def test_networkx_views_match_the_edge_loop(g, weight):
     # The undirected view of a directed graph holds u -> v and v -> u as
     # one edge whose data is either's: the conversion takes what its edges give.
-    for view in views(g):
+    for view in networkx_views(g):
         assert_same_graph(fr.Graph.from_networkx(view, weight=weight, device="cpu"),
                           reference_from_networkx(view, weight))
 

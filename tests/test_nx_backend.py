@@ -144,10 +144,16 @@ def test_unweighted_lengths_match_networkx(graph, data):
 def test_mirrored_neighbours_are_the_looked_up_ones(graph):
     """The conversion's fast path (an arc's neighbour from the partner arc
     that holds the same data dict) gives the lookup's adjacency."""
+    from frontier.networkx_arcs import mirrored_arcs, row_values
     from frontier.nx_backend.graph import _adjacency
 
     rows, nodes = [graph._adj[node] for node in graph], list(graph)
-    fast, plain = _adjacency(rows, nodes, mirrored=True), _adjacency(rows, nodes)
+    degree, held = row_values(rows)
+    src = np.repeat(np.arange(len(nodes)), degree)
+    partner = mirrored_arcs(held, src, rows, nodes)
+    assert partner is not None
+    fast = _adjacency(rows, nodes, degree, src, partner)
+    plain = _adjacency(rows, nodes, degree)
     np.testing.assert_array_equal(fast.offsets, plain.offsets)
     np.testing.assert_array_equal(fast.neighbors, plain.neighbors)
 

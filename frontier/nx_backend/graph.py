@@ -19,14 +19,21 @@ waiting over a second says so, phase by phase (:mod:`.long_task`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain, compress
-from operator import methodcaller
 
 import networkx as nx
 import numpy as np
 
 import frontier as fr
-from frontier.networkx_arcs import fresh_dicts, mirrored_arcs, neighbour_positions
+from frontier.networkx_arcs import (
+    attribute_values,
+    fresh_dicts,
+    key_values,
+    lengths,
+    mirrored_arcs,
+    neighbour_positions,
+    row_values,
+    rows_in_order,
+)
 
 from .long_task import LongTask
 
@@ -78,7 +85,6 @@ class BackendGraph:
     __networkx_backend__ = "frontier"
 
     nodes: list
-    index: dict
     directed: bool
     multigraph: bool
     successors: Adjacency
@@ -89,6 +95,15 @@ class BackendGraph:
     graph: dict = field(default_factory=dict)
     __networkx_cache__: dict = field(default_factory=dict, repr=False)
     _built: dict = field(default_factory=dict, repr=False)
+    _index: dict | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> dict:
+        """Each node's vertex id (its position in ``nodes``), built on first
+        use: functions that take no node, such as PageRank, never need it."""
+        if self._index is None:
+            self._index = dict(zip(self.nodes, range(len(self.nodes))))
+        return self._index
 
     # the little of NetworkX's graph API that decorators and callers use ---------------
 
@@ -187,27 +202,46 @@ def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_at
 
 
 def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> BackendGraph:
-    """The body of :func:`convert_from_nx`, reporting its phases to ``task``."""
+    """The body of :func:`convert_from_nx`, reporting its phases to ``task``.
+
+    NetworkX's dicts are read with C-level iteration, no Python step per
+    edge (:mod:`frontier.networkx_arcs`): one pass over the rows takes what
+    each arc holds (its data dict, or a multigraph's key dict), from which
+    come the neighbours of an undirected graph (the partner arc holding the
+    same object) and the weights.
+    """
     task.phase("numbering the nodes")
     nodes = list(graph)
-    index = {node: i for i, node in enumerate(nodes)}
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
-    successors = _adjacency(rows, nodes, mirrored=not directed and type(graph._adj) is dict
-                            and fresh_dicts(graph))
+    # What each arc holds (its data dict, or a multigraph's key dict), where
+    # it is read: for weights, parallel edges, or an undirected graph's own
+    # dicts, whose arc in the other direction holds the same object.
+    mirrored = not directed and type(graph._adj) is dict and fresh_dicts(graph)
+    if mirrored or edge_attrs or multigraph:
+        degree, held = row_values(rows)
+    else:
+        degree, held = lengths(rows), None
+    arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree)
+    # None where the dicts do not keep to that (a class sharing one dict).
+    partner = mirrored_arcs(held, arc_src, rows, nodes) if mirrored else None
+    successors = _adjacency(rows, nodes, degree, arc_src, partner)
     if directed:
         task.phase("reading the predecessors")
-        predecessors = _adjacency(_rows(graph._pred, nodes, multigraph), nodes)
+        pred = _rows(graph._pred, nodes, multigraph)
+        predecessors = _adjacency(pred, nodes, lengths(pred))
     else:
         predecessors = successors
-    arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(successors.offsets))
     arc_dst = successors.neighbors
     # An undirected edge is in both rows (a self loop in one): keep it once.
     keep = np.ones(len(arc_dst), bool) if directed else arc_src <= arc_dst
+    data = held
     if multigraph:  # one edge per key
-        multiplicity = np.fromiter((len(keys) for row in rows for keys in row.values()),
-                                   np.int64, len(arc_dst))
+        if edge_attrs:
+            multiplicity, data = key_values(held, partner)
+        else:
+            multiplicity = lengths(held)
         arc_src, arc_dst = np.repeat(arc_src, multiplicity), np.repeat(arc_dst, multiplicity)
         keep = np.repeat(keep, multiplicity)
     # An undirected view of a directed graph reads (u, v) in u's row and (v, u)
@@ -218,43 +252,34 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # Each edge's value once where both arcs share one data dict (NetworkX's own
     # undirected storage); a view's two arcs are read, and compared, both.
     read_once = not directed and not two_sided
+    plain = type(graph).edge_attr_dict_factory is dict
     for attr, default in (edge_attrs or {}).items():
         task.phase(f"reading edge attribute {attr!r}")
-        values = list(_attribute(rows, attr, default, multigraph,
-                                 keep.tolist() if read_once else None))
+        values = attribute_values(data, attr, default, plain, keep if read_once else None)
         weights[attr] = _edge_weights(values, None if read_once else keep, attr)
         if two_sided and _one_sided(arc_src, arc_dst, _keys(rows, multigraph), values):
             weights[attr] = EdgeWeights(None, weights[attr].kind, (
                 f"edge attribute {attr!r} differs between the two directions of an edge "
                 "of this undirected view"))
-    return BackendGraph(nodes, index, directed, multigraph, successors, predecessors,
+    return BackendGraph(nodes, directed, multigraph, successors, predecessors,
                         arc_src[keep], arc_dst[keep], weights,
                         dict(graph.graph) if preserve_graph_attrs else {})
 
 
 def _rows(adjacency, nodes: list, multigraph: bool) -> list:
-    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``). A view's
-    rows are copied into dicts: the length NetworkX reports for a row of a
-    filtered view (``edge_subgraph``, ``restricted_view``) can count
-    neighbours, or keys, that its edge filter hides, and the conversion
-    sizes its arrays by those lengths."""
-    rows = [adjacency[node] for node in nodes]
+    """Each node's row of ``adjacency`` (``G._adj`` or ``G._pred``), a
+    graph's own dict's with no lookup per node where it can
+    (:func:`frontier.networkx_arcs.rows_in_order`). A view's rows are copied
+    into dicts: the length
+    NetworkX reports for a row of a filtered view (``edge_subgraph``,
+    ``restricted_view``) can count neighbours, or keys, that its edge
+    filter hides, and the conversion sizes its arrays by those lengths."""
     if type(adjacency) is dict:
-        return rows
+        return rows_in_order(adjacency, nodes)
+    rows = [adjacency[node] for node in nodes]
     if multigraph:
         return [{v: dict(keys.items()) for v, keys in row.items()} for row in rows]
     return [dict(row.items()) for row in rows]
-
-
-def _attribute(rows, attr: str, default, multigraph: bool, keep: list | None = None):
-    """The value of ``attr`` on every arc (every key of a multigraph), in row
-    order; only on the arcs where ``keep`` is true if it is given."""
-    data = chain.from_iterable(map(methodcaller("values"), rows))
-    if multigraph:
-        data = chain.from_iterable(map(methodcaller("values"), data))
-    if keep is not None:
-        data = compress(data, keep)
-    return map(methodcaller("get", attr, default), data)
 
 
 def _keys(rows, multigraph: bool):
@@ -275,25 +300,19 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, nodes: list, mirrored: bool = False) -> Adjacency:
+def _adjacency(rows, nodes: list, degree: np.ndarray, src: np.ndarray | None = None,
+               partner: np.ndarray | None = None) -> Adjacency:
     """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
-    with no Python step per edge. ``mirrored``: the rows are an undirected
-    graph's own dicts, whose two arcs of an edge hold one data object, so
-    each arc's neighbour is its partner's row
-    (:func:`frontier.networkx_arcs.mirrored_arcs`); else (or where the dicts
-    do not keep to that) neighbours are looked up
-    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
-    degree = np.fromiter(map(len, rows), np.int64, len(rows))
+    with no Python step per edge (``degree``: each row's length). With
+    ``partner``, each arc's partner in the other direction
+    (:func:`frontier.networkx_arcs.mirrored_arcs`; ``src``: each arc's
+    row), an arc's neighbour is its partner's row; else neighbours are
+    looked up (:func:`frontier.networkx_arcs.neighbour_positions`)."""
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    count = int(offsets[-1])
-    if mirrored:
-        held = np.fromiter(chain.from_iterable(map(methodcaller("values"), rows)), object, count)
-        src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
-        partner = mirrored_arcs(held, src, rows, nodes)
-        if partner is not None:
-            return Adjacency(offsets, src[partner])
-    return Adjacency(offsets, neighbour_positions(rows, count, nodes))
+    if partner is not None:
+        return Adjacency(offsets, src[partner])
+    return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes))
 
 
 def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
