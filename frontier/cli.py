@@ -184,9 +184,9 @@ def deep_run_hint(result, primitive: str) -> str | None:
     if not on_gpu or steps < DEEP_RUN_STEPS or result.elapsed_s > steps * DEEP_RUN_STEP_S:
         return None
     return (f"{steps} iterations of {result.elapsed_s / steps * 1e6:.0f} us each, mostly host "
-            f"work: on a graph this deep {primitive} may run faster with --devices cpu "
-            "(SSSP on the DE road graph: 291 ms on the CPU against 776 ms on an H100; "
-            "docs/benchmarks.md, 'Small and deep graphs')")
+            f"work: on a graph this deep {primitive} may run faster with --devices cpu, and "
+            "bfs and sssp, whose levels run on the device, faster still "
+            "(docs/benchmarks.md, 'Small and deep graphs')")
 
 
 def demo_command(args) -> int:
