@@ -42,6 +42,12 @@ LEVELS_PER_BATCH = 4096
 
 _open = threading.local()
 
+#: The attributes every run sets on its result (frontier.result.Result),
+#: which a replayed run may have differently.
+RUN_STATISTICS = frozenset({"iterations", "elapsed_s", "setup_s", "devices", "partition",
+                            "exchanged_bytes", "exchange_s", "node_labels",
+                            "replayed_levels"})
+
 
 class LevelBatch:
     """Permission for one operator call to run up to ``allowed`` levels;
@@ -84,12 +90,20 @@ def check_replay(primitive, replayed, plain) -> None:
     of ``primitive`` differs from the ``plain`` one run level by level in an
     array the primitive combines by ``"min"``, ``"max"`` or ``"sum"``
     (arrays that follow another, such as a predecessor, may pick another of
-    equal standing). A primitive that declares no combined arrays has all
+    equal standing), or in another attribute it sets on its result (DOBFS's
+    ``directions``). A primitive that declares no combined arrays has all
     its result arrays compared."""
     from .device import to_numpy
     from .primitive import DeclarationError
 
     name = primitive.__name__
+    extras = sorted(set(plain.__dict__) - set(plain.arrays()) - RUN_STATISTICS)
+    for extra in extras:  # what the primitive sets besides its arrays (DOBFS's directions)
+        if getattr(replayed, extra, None) != getattr(plain, extra):
+            raise DeclarationError(
+                f"{name} declares replayable = True, but its result's {extra!r} differs when "
+                f"{replayed.replayed_levels} levels are replayed: a step that records "
+                "something of each iteration cannot be replayed")
     combined = [field for field, combiner in primitive.communicate.items()
                 if isinstance(combiner, str)] or list(plain.arrays())
     for field in combined:

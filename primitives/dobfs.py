@@ -61,6 +61,8 @@ class DOBFS(BFS):
     """BFS's data and first frontier, plus the direction switch."""
 
     parameters = ("source", "rule", "alpha", "beta", "do_a", "do_b", "direction")
+    # Not BFS's replayable: each step chooses a direction and records it.
+    replayable = False
 
     def setup(self):
         super().setup()

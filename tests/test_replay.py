@@ -17,7 +17,11 @@ from frontier import loop
 from frontier.operators import host_levels
 from frontier.primitive import DeclarationError
 from primitives.bfs import BFS
+from primitives.dobfs import DOBFS
 from primitives.sssp import SSSP
+
+DOBFS_PUSH = {"rule": "beamer", "alpha": 15.0, "beta": 18.0, "do_a": 0.01, "do_b": 0.1,
+              "direction": "push"}
 
 
 class LevelByLevelBFS(BFS):
@@ -157,12 +161,19 @@ def test_batches_end_and_continue_level_by_level(device, monkeypatch):
     assert 0 < replayed.replayed_levels < replayed.iterations
 
 
+class ReplayedDOBFS(DOBFS):
+    """Declares replayable, but records a direction per iteration."""
+
+    replayable = True
+
+
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
-@pytest.mark.parametrize("wrong", [MislabelledBFS, FilteredBFS])
+@pytest.mark.parametrize("wrong", [MislabelledBFS, FilteredBFS, ReplayedDOBFS])
 def test_a_wrong_declaration_is_caught(device, wrong):
     G = _path(400, device)
+    options = DOBFS_PUSH if wrong is ReplayedDOBFS else {}
     with pytest.raises(DeclarationError, match="replayable"):
-        fr.enact(wrong, G, source=0)
+        fr.enact(wrong, G, source=0, **options)
 
 
 def test_the_declaration_is_checked_only_when_asked(monkeypatch):
