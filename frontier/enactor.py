@@ -235,7 +235,7 @@ def _iterate_on(device, primitive, graph, params, max_iterations, limit) -> Resu
     and compared when declarations are checked)."""
     result = iterate(primitive(graph, **params), max_iterations, budget=Budget(device, limit),
                      replay=primitive.replayable)
-    if result.replayed_levels and checking_declarations():
+    if result.replayed_steps and checking_declarations():
         plain = iterate(primitive(graph, **params), max_iterations)
         replay.check_replay(primitive, result, plain)
     return result

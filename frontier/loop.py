@@ -12,8 +12,8 @@ from .result import Result
 def iterate(run, max_iterations: int | None, boundary=None, budget=None,
             replay: bool = False) -> Result:
     """Run the primitive instance ``run`` to convergence and return its result
-    with ``iterations``, ``elapsed_s``, ``setup_s`` and ``replayed_levels``
-    filled in.
+    with ``iterations``, ``elapsed_s``, ``setup_s``, ``replayed_levels``
+    and ``replayed_steps`` filled in.
 
     ``boundary`` (multi-device runs) is called on the first frontier
     (``start``) and after every step (``synchronize``): it makes the
@@ -22,7 +22,8 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     primitive allocated in ``setup`` before any iteration. ``replay``
     (one device, a primitive that declares ``replayable``) lets the
     operators run several levels of a step at once (:mod:`frontier.replay`);
-    ``replayed_levels`` counts the levels so run beyond one per step.
+    ``replayed_levels`` counts the levels so run beyond one per step, and
+    ``replayed_steps`` the steps whose operator ran on past one level.
     """
     name = type(run).__name__
     start = time.perf_counter()
@@ -34,7 +35,7 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
         frontier = boundary.start(frontier)
     run.graph.device.synchronize()
     setup_s = time.perf_counter() - start
-    iteration = replayed = 0
+    iteration = replayed = ran_on = 0
     while not _stop(run, frontier, iteration, boundary):
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
@@ -45,10 +46,12 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
         taken = 1 if batch is None else batch.taken
         iteration += taken
         replayed += taken - 1
+        ran_on += batch is not None and (taken > 1 or batch.ran_on)
     result = run.result()
     run.graph.device.synchronize()
     result.iterations = iteration
     result.replayed_levels = replayed
+    result.replayed_steps = ran_on
     result.elapsed_s = time.perf_counter() - start
     result.setup_s = setup_s
     return result

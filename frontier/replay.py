@@ -17,13 +17,16 @@ levels of it in one go, without the host in between:
   visited, SciPy's compiled breadth-first search
   (:mod:`frontier.operators.host_levels`);
 * a relaxation, on a GPU: ``relax_levels``, frontier Bellman-Ford levels
-  (each relaxes the vertices the last one improved) in one kernel.
+  (each relaxes the vertices the last one improved) in one kernel; on the
+  CPU, from a single source with no other distance set, SciPy's Dijkstra,
+  run to the fixed point in the step's one iteration (``ran_on``).
 
 The operator records how many levels it ran in ``taken``; the loop counts
 them as iterations. A claim's result is the same as level by level (labels,
 iterations, a valid predecessor tree; which of several frontier vertices
 becomes a predecessor may differ, as it may between two runs on a GPU); a
-relaxation's distances are the same, and its iterations count its levels.
+relaxation's distances are the same, and its iterations count its levels
+(on the CPU's Dijkstra, the one step).
 ``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) reruns a
 replayed run level by level and raises :class:`~frontier.DeclarationError`
 if an array combined by ``"min"``, ``"max"`` or ``"sum"`` differs.
@@ -46,18 +49,21 @@ _open = threading.local()
 #: which a replayed run may have differently.
 RUN_STATISTICS = frozenset({"iterations", "elapsed_s", "setup_s", "devices", "partition",
                             "exchanged_bytes", "exchange_s", "node_labels",
-                            "replayed_levels"})
+                            "replayed_levels", "replayed_steps"})
 
 
 class LevelBatch:
     """Permission for one operator call to run up to ``allowed`` levels;
     the operator sets ``taken`` to the number it ran (1: the usual one)."""
 
-    __slots__ = ("allowed", "taken", "_claimed")
+    __slots__ = ("allowed", "taken", "ran_on", "_claimed")
 
     def __init__(self, allowed: int):
         self.allowed = int(allowed)
         self.taken = 1
+        #: set by an operator that ran the step's work on to its fixed point
+        #: in one call (SciPy's Dijkstra for a relaxation on the CPU)
+        self.ran_on = False
         self._claimed = False
 
 
@@ -102,7 +108,7 @@ def check_replay(primitive, replayed, plain) -> None:
         if getattr(replayed, extra, None) != getattr(plain, extra):
             raise DeclarationError(
                 f"{name} declares replayable = True, but its result's {extra!r} differs when "
-                f"{replayed.replayed_levels} levels are replayed: a step that records "
+                f"{replayed.replayed_steps} steps run on: a step that records "
                 "something of each iteration cannot be replayed")
     combined = [field for field, combiner in primitive.communicate.items()
                 if isinstance(combiner, str)] or list(plain.arrays())
@@ -111,6 +117,6 @@ def check_replay(primitive, replayed, plain) -> None:
         if not np.array_equal(ours, theirs, equal_nan=ours.dtype.kind == "f"):
             raise DeclarationError(
                 f"{name} declares replayable = True, but its {field!r} differs when "
-                f"{replayed.replayed_levels} levels are replayed (first at slot "
+                f"{replayed.replayed_steps} steps run on (first at slot "
                 f"{int(np.flatnonzero(ours != theirs)[0])}): its step must be one advance "
                 "with a built-in claim or relaxation, whose output it returns")

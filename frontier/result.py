@@ -22,7 +22,8 @@ class Result:
     over devices). ``node_labels`` are the graph's (``None``: vertex ``k``
     is the caller's node ``k``), for :meth:`to_dict`. ``replayed_levels``
     counts the iterations a replayable step ran without a host round trip
-    of their own (:mod:`frontier.replay`). Other non-field
+    of their own, ``replayed_steps`` the steps that ran on past one level
+    (:mod:`frontier.replay`). Other non-field
     attributes a subclass sets (DOBFS's ``directions``) travel with the
     result too.
     """
@@ -41,6 +42,7 @@ class Result:
         self.exchange_s = 0.0
         self.node_labels: list | None = None
         self.replayed_levels = 0
+        self.replayed_steps = 0
 
     def arrays(self) -> dict:
         """The result's arrays by field name."""

@@ -244,8 +244,9 @@ def _weighted(G, seed: int):
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
 @pytest.mark.parametrize("shape", SHAPES)
 def test_replayed_sssp_has_the_distances_of_sssp_level_by_level(device, shape):
-    """On a GPU the levels run in relax_levels, except on the broom, whose
-    hub's degree is too large for it."""
+    """On the CPU the step runs on in SciPy's Dijkstra; on a GPU the levels
+    run in relax_levels, except on the broom, whose hub's degree is too
+    large for it."""
     G, source = _deep_graph(device, shape)
     G = _weighted(G, seed=len(shape))
     for delta in (None, float("inf")):
@@ -254,6 +255,7 @@ def test_replayed_sssp_has_the_distances_of_sssp_level_by_level(device, shape):
         np.testing.assert_array_equal(fr.to_numpy(replayed.distance),
                                       fr.to_numpy(plain.distance))
         assert_shortest_path_tree(G, source, replayed.distance, replayed.predecessor)
+        assert replayed.replayed_steps > 0  # Dijkstra on the CPU
         if G.device.is_gpu and shape != "broom":
             assert replayed.replayed_levels > 0
 
@@ -272,9 +274,9 @@ def test_replayed_sssp_on_random_graphs(device, edges, data):
     assert_shortest_path_tree(G, source, replayed.distance, replayed.predecessor)
 
 
-@pytest.mark.gpu
-def test_a_wrong_relaxation_declaration_is_caught():
-    G = _weighted(_grid(20, 20, "cuda:0"), seed=3)
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_a_wrong_relaxation_declaration_is_caught(device):
+    G = _weighted(_grid(20, 20, device), seed=3)
     with pytest.raises(DeclarationError, match="replayable"):
         fr.enact(FilteredSSSP, G, source=0, delta=_delta(G, None))
 

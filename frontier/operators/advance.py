@@ -99,6 +99,13 @@ def _fast_path(graph: Graph, frontier: Frontier, functor, direction: str, among)
     :mod:`.host_pull`); ``None`` where none applies."""
     if graph.device.is_gpu:
         return _fused_advance()(graph, frontier, functor, direction, among)
+    if getattr(functor, "fused", None) == "relax_min" and direction == "push":
+        batch = claim_batch()
+        if batch is None:
+            return None
+        from .host_levels import relax_to_fixed_point
+
+        return relax_to_fixed_point(graph, frontier, functor, batch)
     if not _host_claim_fits(functor):
         return None
     if direction == "pull":

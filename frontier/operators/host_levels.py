@@ -1,4 +1,5 @@
-"""Several BFS levels on the CPU in one call: SciPy's compiled search.
+"""Several BFS levels, or a relaxation's fixed point, on the CPU in one call:
+SciPy's compiled searches.
 
 A replayed BFS step (:mod:`frontier.replay`) whose frontier is one vertex
 and which has visited nothing else runs its levels in
@@ -9,6 +10,12 @@ from the source follow from the search's predecessors by pointer jumping
 (a pass per doubling of the depth). Every vertex within ``batch.allowed``
 levels gets the label and predecessor the step would give it level by level
 (a predecessor is some neighbour one level up, as in a level-by-level run).
+
+A replayed relaxation (SSSP's step) from a single source, with no other
+distance set and no negative weight, runs on in
+:func:`scipy.sparse.csgraph.dijkstra` to the distances a level-by-level run
+reaches (its least fixed point: the same sums along the same paths), in
+the step's one iteration; its predecessors form a shortest-path tree.
 """
 
 from __future__ import annotations
@@ -88,3 +95,36 @@ def _hops(order, parent):
         hops += np.take(hops, up)  # the hops to up, then on to up's up
         up = np.take(up, up)
     return hops
+
+
+def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier | None:
+    """A ``RelaxMin`` push from a single source at distance 0 with no other
+    distance set (float64), run on to its fixed point by SciPy's Dijkstra;
+    sets ``batch.ran_on`` and returns the (empty) frontier that follows. ``None`` (nothing done) for
+    any other start, a part of a graph or a negative weight."""
+    ids = frontier.unique().ids
+    distance = functor.distance
+    if len(ids) != 1 or functor.vertex_slots is not None or distance.dtype != np.float64:
+        return None
+    source = int(ids[0])  # at 0, so that the sums are a level-by-level run's
+    if distance[source] != 0 or np.count_nonzero(np.isfinite(distance)) != 1:
+        return None
+    weights = graph.weights
+    if weights is not None and len(weights) and weights.min() < 0:
+        return None
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import dijkstra
+
+    n = graph.num_vertices
+    data = np.ones(len(graph.columns)) if weights is None else weights.astype(np.float64)
+    # explicit zeros stay edges of weight 0, parallel arcs offer each weight
+    adjacency = csr_array((data, graph.columns, graph.offsets), shape=(n, n))
+    found, parent = dijkstra(adjacency, directed=True, indices=source,
+                             return_predecessors=True)
+    reached = np.isfinite(found)
+    reached[source] = False
+    distance[reached] = found[reached]
+    if functor.predecessor is not None:
+        functor.predecessor[reached] = parent[reached]
+    batch.ran_on = True
+    return Frontier.empty(n, graph.device)
