@@ -34,6 +34,9 @@ from primitives.sssp import SSSP
 class CountingSSSP(SSSP):
     """SSSP that adds up the out-degrees of the frontiers it expands."""
 
+    # It measures the near/far steps, which a replayed step would run on past.
+    replayable = False
+
     def setup(self):
         super().setup()
         self.out_degree = self.graph.out_degree()
