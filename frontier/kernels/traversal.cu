@@ -644,14 +644,24 @@ __device__ __forceinline__ bool claim_edge(int* labels, int label, P* predecesso
     return true;
 }
 
-// Edge j of frontier vertex `src` (j < width, a power of two at least the
-// largest out-degree): the destination, if the edge exists and its claim won.
+// Item t of a level whose vertices have `width` items each (a power of two
+// at least the largest out-degree): the CSR position of edge t % width of
+// vertex `src`, the level's vertex t / width; false past its degree.
+template <typename V>
+__device__ __forceinline__ bool item_edge(const long long* offsets, V src, long long t,
+                                          int width, long long& edge) {
+    edge = offsets[src] + (t & (width - 1));
+    return edge < offsets[src + 1];
+}
+
+// Item t as item_edge takes it: the destination, if the edge exists and its
+// claim won.
 template <typename V, typename P>
 __device__ __forceinline__ bool claim_item(const long long* offsets, const V* columns, V src,
-                                           int j, int* labels, int label, P* predecessor,
-                                           V& dst) {
-    long long edge = offsets[src] + j;
-    if (edge >= offsets[src + 1]) return false;
+                                           long long t, int width, int* labels, int label,
+                                           P* predecessor, V& dst) {
+    long long edge;
+    if (!item_edge(offsets, src, t, width, edge)) return false;
     dst = columns[edge];
     return claim_edge(labels, label, predecessor, src, dst);
 }
@@ -698,8 +708,7 @@ __global__ void claim_levels(const long long* offsets, const V* columns, const V
             for (long long t = thread; t - lane < items; t += threads) {
                 V dst = 0;
                 bool take = t < items && claim_item(offsets, columns, __ldcg(in + t / width),
-                                                    (int)(t & (width - 1)), labels, label,
-                                                    predecessor, dst);
+                                                    t, width, labels, label, predecessor, dst);
                 warp_append(take, dst, out, state + next);
             }
         } else {
@@ -753,9 +762,8 @@ __global__ void __launch_bounds__(1024) claim_levels_block(const long long* offs
         for (long long t = threadIdx.x; t - lane < items; t += blockDim.x) {
             V dst = 0;
             // the block wrote `in` itself: plain loads see it after __syncthreads
-            bool take = t < items && claim_item(offsets, columns, in[t / width],
-                                                (int)(t & (width - 1)), labels, value + k,
-                                                predecessor, dst);
+            bool take = t < items && claim_item(offsets, columns, in[t / width], t, width,
+                                                labels, value + k, predecessor, dst);
             unsigned int takers = __ballot_sync(FULL_MASK, take);
             unsigned int base = 0;
             if (lane == 0 && takers) base = atomicAdd(length, (unsigned int)__popc(takers));
@@ -808,29 +816,25 @@ __global__ void relax_levels(const long long* offsets, const V* columns, const W
         for (long long t = thread; t - lane < items; t += threads) {
             bool take = false;
             V dst = 0;
-            if (t < items) {
-                const long long i = t / width;
-                const V src = __ldcg(in + i);
-                const long long edge = offsets[src] + (t & (width - 1));
-                if (edge < offsets[src + 1]) {
-                    dst = columns[edge];
-                    D offer = (D)(__ldcg(start + i) + weight_of(weights, edge));
-                    take = offer < atomic_min_float(distance + dst, offer)
-                           && atomicExch(queued_at + dst, queued_tag) != queued_tag;
-                }
+            long long edge;
+            if (t < items && item_edge(offsets, __ldcg(in + t / width), t, width, edge)) {
+                dst = columns[edge];
+                D offer = (D)(__ldcg(start + t / width) + weight_of(weights, edge));
+                take = offer < atomic_min_float(distance + dst, offer)
+                       && atomicExch(queued_at + dst, queued_tag) != queued_tag;
             }
             warp_append(take, dst, out, state + next);
         }
         grid_barrier(state + 10, passed);
         if (predecessor) {
             for (long long t = thread; t < items; t += threads) {
-                const long long i = t / width;
-                const V src = __ldcg(in + i);
-                const long long edge = offsets[src] + (t & (width - 1));
-                if (edge >= offsets[src + 1]) continue;
+                const V src = __ldcg(in + t / width);
+                long long edge;
+                if (!item_edge(offsets, src, t, width, edge)) continue;
                 const V dst = columns[edge];
                 if (__ldcg(queued_at + dst) == queued_tag
-                    && (D)(__ldcg(start + i) + weight_of(weights, edge)) == __ldcg(distance + dst))
+                    && (D)(__ldcg(start + t / width) + weight_of(weights, edge))
+                       == __ldcg(distance + dst))
                     predecessor[dst] = (P)src;
             }
         }

@@ -62,6 +62,9 @@ LEVELS_BLOCK_THREADS = 1024
 # Blocks of claim_levels per multiprocessor: all must be resident at once
 # for its grid-wide barrier (fewer also make the barrier cheaper).
 LEVELS_BLOCKS_PER_SM = 2
+# Words of the levels kernels' state (traversal.cu: sizes, edges and widest
+# degrees of three levels, the levels run, the barrier's arrivals).
+LEVELS_STATE_WORDS = 11
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -203,16 +206,14 @@ def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     block_upper = LEVELS_BLOCK_ITEMS // width if width else 0
     predecessor = functor.predecessor
     types = _claim_types(graph, predecessor)
-    queues = graph.xp.empty((2, min(LEVELS_MAX_EDGES, graph.num_vertices)),
-                            dtype=graph.columns.dtype)
+    queues = _level_queues(graph, graph.columns.dtype)
     current, holder, done = vertex_ids(graph, ids), 1, 0  # holder: the queue of `current`
     while done < batch.allowed and count:
         # the input's queue goes second: the first level writes the other
-        state = graph.xp.zeros(11, dtype=np.uint64)
+        state = graph.xp.zeros(LEVELS_STATE_WORDS, dtype=np.uint64)
         arguments = (graph.offsets, graph.columns, current, np.int64(count), queues[1 - holder],
                      queues[holder], state, functor.labels, np.int32(functor.value + done),
-                     pointer(predecessor), np.int32(min(batch.allowed - done, 2**31 - 1)),
-                     np.int32(width))
+                     pointer(predecessor), np.int32(batch.allowed - done), np.int32(width))
         if count <= block_upper:
             kernel("claim_levels_block", *types)((1,), (LEVELS_BLOCK_THREADS,),
                                                  arguments + (np.uint64(block_upper),))
@@ -220,18 +221,30 @@ def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
             function = kernel("claim_levels", *types)
             function((_levels_grid(function),), (256,), arguments + (
                 np.uint64(block_upper // 4), np.uint64(grid_upper), np.uint64(LEVELS_MAX_DEGREE)))
-        counts = state.get()
-        levels = int(counts[9])
+        levels, count = _levels_run(state)
         if levels == 0:
             break
         done += levels
-        count = int(counts[levels % 3])
         holder = holder if levels % 2 == 0 else 1 - holder  # odd levels write the second
         current = queues[holder][:count]
     if done == 0:
         return None
     batch.taken = done
-    return Frontier(graph.num_vertices, graph.device, ids=current[:count], distinct=True)
+    return Frontier(graph.num_vertices, graph.device, ids=current, distinct=True)
+
+
+def _level_queues(graph, dtype):
+    """The two queues the levels kernels alternate between: a level's output
+    has at most LEVELS_MAX_EDGES entries, and at most one per vertex."""
+    return graph.xp.empty((2, min(LEVELS_MAX_EDGES, graph.num_vertices)), dtype=dtype)
+
+
+def _levels_run(state) -> tuple[int, int]:
+    """The levels a levels kernel ran and the size of its last output, from
+    its ``state`` (one read)."""
+    counts = state.get()
+    levels = int(counts[9])
+    return levels, int(counts[levels % 3])
 
 
 def _level_width(graph) -> int:
@@ -255,31 +268,28 @@ def _relax_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     count, upper = len(ids), LEVELS_MAX_EDGES // width
     if not 0 < count <= upper:
         return None
-    xp, weights, predecessor = graph.xp, graph.weights, functor.predecessor
+    weights, predecessor = graph.weights, functor.predecessor
     distance = functor.distance
     types = (graph.columns.dtype, np.float64 if weights is None else weights.dtype,
              distance.dtype, graph.columns.dtype if predecessor is None else predecessor.dtype)
-    capacity = min(LEVELS_MAX_EDGES, graph.num_vertices)
-    queues = xp.empty((2, capacity), dtype=graph.columns.dtype)
-    starts = xp.empty((2, capacity), dtype=distance.dtype)
+    queues = _level_queues(graph, graph.columns.dtype)
+    starts = _level_queues(graph, distance.dtype)  # the distances a level starts from
     stamps = workspace.stamps(graph.num_vertices)
-    state = xp.zeros(11, dtype=np.uint64)
+    state = graph.xp.zeros(LEVELS_STATE_WORDS, dtype=np.uint64)
     ids = vertex_ids(graph, ids)
     function = kernel("relax_levels", *types)
     function((_levels_grid(function),), (256,), (
         graph.offsets, graph.columns, pointer(weights), ids, distance[ids], np.int64(count),
         queues[0], queues[1], starts[0], starts[1], state, distance, stamps.array,
-        np.int32(stamps.last), pointer(predecessor),
-        np.int32(min(batch.allowed, 2**31 - 2 - max(stamps.last, 0))), np.int32(width),
+        np.int32(stamps.last), pointer(predecessor), np.int32(batch.allowed), np.int32(width),
         np.uint64(upper)))
-    counts = state.get()
-    levels = int(counts[9])
+    levels, count = _levels_run(state)
     stamps.last += levels
     if levels == 0:
         return None
     batch.taken = levels
-    return Frontier(graph.num_vertices, graph.device,
-                    ids=queues[(levels - 1) % 2][:int(counts[levels % 3])], distinct=True)
+    return Frontier(graph.num_vertices, graph.device, ids=queues[(levels - 1) % 2][:count],
+                    distinct=True)
 
 
 @functools.cache

@@ -40,13 +40,10 @@ def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     if len(ids) != 1 or functor.vertex_slots is not None \
             or np.count_nonzero(labels != functor.unset) != 1 or labels[ids[0]] == functor.unset:
         return None
-    from scipy.sparse import csr_array
     from scipy.sparse.csgraph import breadth_first_order
 
     n = graph.num_vertices
-    adjacency = csr_array((np.ones(len(graph.columns)), graph.columns, graph.offsets),
-                          shape=(n, n))
-    order, parent = breadth_first_order(adjacency, int(ids[0]), directed=True,
+    order, parent = breadth_first_order(_adjacency(graph), int(ids[0]), directed=True,
                                         return_predecessors=True)
     hops = _hops(order, parent)
     deepest = int(hops[-1])  # the search lists vertices by hops
@@ -112,14 +109,11 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
     weights = graph.weights
     if weights is not None and len(weights) and weights.min() < 0:
         return None
-    from scipy.sparse import csr_array
     from scipy.sparse.csgraph import dijkstra
 
     n = graph.num_vertices
-    data = np.ones(len(graph.columns)) if weights is None else weights.astype(np.float64)
     # explicit zeros stay edges of weight 0, parallel arcs offer each weight
-    adjacency = csr_array((data, graph.columns, graph.offsets), shape=(n, n))
-    found, parent = dijkstra(adjacency, directed=True, indices=source,
+    found, parent = dijkstra(_adjacency(graph, weights), directed=True, indices=source,
                              return_predecessors=True)
     reached = np.isfinite(found)
     reached[source] = False
@@ -128,3 +122,13 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
         functor.predecessor[reached] = parent[reached]
     batch.ran_on = True
     return Frontier.empty(n, graph.device)
+
+
+def _adjacency(graph, weights=None):
+    """The graph's arcs as a SciPy CSR matrix over its own offsets and
+    columns: ``weights`` as float64, or 1 on every arc."""
+    from scipy.sparse import csr_array
+
+    n = graph.num_vertices
+    data = np.ones(len(graph.columns)) if weights is None else weights.astype(np.float64)
+    return csr_array((data, graph.columns, graph.offsets), shape=(n, n))
