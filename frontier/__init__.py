@@ -6,6 +6,7 @@ See ``docs/`` for the user guide and the operator reference.
 from . import functors, generators, memory, validate
 from .communicate import follows
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
+from .direction import AutoDirection
 from .enactor import enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
@@ -28,8 +29,8 @@ from .result import Result
 __version__ = "0.1.0"
 
 __all__ = [
-    "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph", "Frontier", "Graph",
-    "Primitive", "Result",
+    "AutoDirection", "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph",
+    "Frontier", "Graph", "Primitive", "Result",
     "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
     "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
     "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",

@@ -73,7 +73,7 @@ def check_params(primitive: type[Primitive], params: dict) -> None:
         raise TypeError(f"{primitive.__name__} got unknown option(s) {unknown}; it takes "
                         f"{list(primitive.parameters)} and the enactor options "
                         f"{list(ENACTOR_OPTIONS)}")
-    missing = sorted(set(primitive.parameters) - set(params))
+    missing = sorted(set(primitive.parameters) - set(params) - set(primitive.defaults))
     if missing:
         raise TypeError(f"{primitive.__name__} needs option(s) {missing}")
 

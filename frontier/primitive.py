@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .direction import AutoDirection
 from .frontier import Frontier
 from .graph import Graph, check_vertex, index_dtype
 from .kernels.fill import fill as fill_array
@@ -104,6 +105,8 @@ class Primitive:
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None
+    #: values of those ``parameters`` a caller may leave out
+    defaults: dict = {}
     #: the options that name one vertex each (a source): on a graph with
     #: ``node_labels`` the caller names it by node, and the enactor hands
     #: the primitive its vertex id (:meth:`Graph.vertex_id`)
@@ -112,7 +115,7 @@ class Primitive:
     def __init__(self, graph: Graph, **params):
         self.graph = graph
         self.xp = graph.xp
-        self.params = params
+        self.params = {**self.defaults, **params}
         self.view = WholeGraph(graph)
 
     def setup(self) -> None:
@@ -155,6 +158,15 @@ class Primitive:
         """The sum of a per-vertex array over the vertices of the whole
         graph, each counted once (a scalar, the same on every device)."""
         return self.view.vertex_sum(values)
+
+    def auto_direction(self, rule: str = "beamer", **settings) -> AutoDirection:
+        """An :class:`~frontier.AutoDirection` for one traversal of this run:
+        pass it as ``advance(..., direction=...)`` at every level. Its counts
+        are those of the whole graph, on any number of devices.
+        ``settings``: ``alpha``, ``beta``, ``do_a``, ``do_b``, ``force``."""
+        parts = not isinstance(self.view, WholeGraph)
+        return AutoDirection(rule, **settings, reduce=self.reduce if parts else None,
+                             num_vertices=self.num_vertices, num_arcs=self.num_arcs)
 
     # vertex ids ----------------------------------------------------------------------
 

@@ -2,7 +2,11 @@
 
 Each iteration advances the frontier over its out-edges; an edge whose
 destination has no depth yet claims it (one winner per vertex), and the
-claimed vertices form the next frontier.
+claimed vertices form the next frontier. With ``direction="auto"`` the
+advance chooses per level between that push and a pull, in which every
+unvisited vertex looks over its in-edges for a parent in the frontier
+(:class:`frontier.AutoDirection`): direction-optimizing BFS
+(:func:`~primitives.dobfs` sets its rule).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import frontier as fr
 class BFSResult(fr.Result):
     """``depth[v]``: hops from the source (-1 if unreached);
     ``predecessor[v]``: the vertex ``v`` was reached from (-1 for the source
-    and for unreached vertices)."""
+    and for unreached vertices). With ``direction="auto"``, ``directions``
+    (not an array, so not a field) holds ``"push"`` or ``"pull"`` for each
+    iteration."""
 
     depth: object
     predecessor: object
@@ -27,7 +33,8 @@ class BFSResult(fr.Result):
 
 
 class BFS(fr.Primitive):
-    parameters = ("source",)
+    parameters = ("source", "direction")
+    defaults = {"direction": "push"}
     vertex_parameters = ("source",)
     # Unreached is -1 and a vertex is found on one level only (copies are
     # refreshed between levels), so an offer only ever replaces -1: max.
@@ -35,7 +42,9 @@ class BFS(fr.Primitive):
     communicate = {"depth": "max", "predecessor": fr.follows("depth")}
     # A step writes only the vertices it claims, which it returns.
     changes_only_in_output = True
-    # The step is one claiming advance labelled iteration + 1, returned as is.
+    # The step is one claiming advance labelled iteration + 1, returned as is
+    # (an automatic direction runs one level a step: the operator declines
+    # the batch).
     replayable = True
 
     def setup(self):
@@ -43,19 +52,35 @@ class BFS(fr.Primitive):
         self.depth = self.vertex_array(-1, np.int32)
         self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
         self.depth[self.source] = 0
+        self.direction = self.traversal_direction()
+
+    def traversal_direction(self):
+        """What each level's advance gets as ``direction``."""
+        direction = self.params["direction"]
+        if direction == "auto":
+            return self.auto_direction()
+        if direction != "push":
+            raise ValueError(f"direction={direction!r}: expected 'push' or 'auto'")
+        return direction
 
     def initial_frontier(self):
         return self.frontier_of(self.source)
 
     def step(self, frontier, iteration):
         visit = fr.functors.ClaimUnvisited(self.depth, iteration + 1, self.predecessor)
-        return fr.advance(self.graph, frontier, visit)
+        return fr.advance(self.graph, frontier, visit, direction=self.direction)
 
     def result(self):
-        return BFSResult(self.depth, self.predecessor)
+        return self.with_directions(BFSResult(self.depth, self.predecessor))
+
+    def with_directions(self, result):
+        """``result``, with ``directions`` (one per level) after an automatic direction."""
+        if isinstance(self.direction, fr.AutoDirection):
+            result.directions = tuple(self.direction.directions)
+        return result
 
 
-def bfs(G: fr.Graph, source: int = 0, **options) -> BFSResult:
+def bfs(G: fr.Graph, source: int = 0, *, direction: str = "push", **options) -> BFSResult:
     """Breadth-first search from ``source``.
 
     Parameters
@@ -63,6 +88,10 @@ def bfs(G: fr.Graph, source: int = 0, **options) -> BFSResult:
     G : frontier.Graph
     source : int or node
         The start vertex: a node of ``G.node_labels`` when ``G`` has them.
+    direction : ``"push"`` or ``"auto"``
+        ``"auto"``: push or pull chosen per level by Beamer's rule
+        (:class:`frontier.AutoDirection`); :func:`~primitives.dobfs` takes
+        the rule's settings.
     **options
         Enactor options: ``devices``, ``partition``, ``duplication``,
         ``communication`` (see :func:`frontier.enact`).
@@ -75,7 +104,8 @@ def bfs(G: fr.Graph, source: int = 0, **options) -> BFSResult:
     Raises
     ------
     ValueError
-        If ``source`` is not a vertex of ``G``.
+        If ``source`` is not a vertex of ``G``, or ``direction`` is neither
+        ``"push"`` nor ``"auto"``.
 
     Examples
     --------
@@ -85,4 +115,4 @@ def bfs(G: fr.Graph, source: int = 0, **options) -> BFSResult:
     >>> bfs(G, source=0).depth.tolist()
     [0, 1, 2, 3]
     """
-    return fr.enact(BFS, G, source=source, **options)
+    return fr.enact(BFS, G, source=source, direction=direction, **options)

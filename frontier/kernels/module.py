@@ -84,7 +84,8 @@ _TRAVERSAL = tuple(
     + [f"clear_bits<{v}>" for v in _VERTEX]
     + [f"degree_scan<{v}>" for v in _VERTEX]
     + [f"list_degrees<{v}>" for v in _VERTEX]
-    + ["flags_to_bits<int>", "flags_to_bits<bool>", "tile_starts"]
+    + [f"tally_ids<{v}>" for v in _VERTEX]
+    + ["flags_to_bits<int>", "flags_to_bits<bool>", "tally_mask", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"point_to_roots<{label}>" for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT

@@ -175,36 +175,102 @@ __device__ __forceinline__ bool test_and_set(unsigned int* bits, long long v) {
     return !(atomicOr(word, bit) & bit);
 }
 
+// The word of a bitmap for values[first .. first + 31]: bit j = (values[first + j] != unset).
+// Read 16 bytes at a time when `values` starts on a 16-byte boundary (so does
+// every word's first value) and the word is whole: whole sectors per load.
+template <typename T>
+__device__ __forceinline__ unsigned int pack_word(const T* values, T unset, long long first,
+                                                  long long n, bool aligned) {
+    constexpr int PER_LOAD = 16 / sizeof(T);
+    unsigned int word = 0;
+    if (aligned && first + 32 <= n) {
+        const uint4* loads = reinterpret_cast<const uint4*>(values + first);
+#pragma unroll
+        for (int k = 0; k < 32 / PER_LOAD; ++k) {
+            uint4 load = loads[k];
+            const T* part = reinterpret_cast<const T*>(&load);
+#pragma unroll
+            for (int j = 0; j < PER_LOAD; ++j)
+                word |= (unsigned int)(part[j] != unset) << (k * PER_LOAD + j);
+        }
+    } else {
+        for (int j = 0; j < 32 && first + j < n; ++j)
+            word |= (unsigned int)(values[first + j] != unset) << j;
+    }
+    return word;
+}
+
 // Bit v of `bits` = (values[v] != unset): a visited bitmap from BFS labels
 // (unset -1), a frontier's from its mask. One thread per 32-vertex word,
-// which reads its 32 values 16 bytes at a time when `values` starts on a
-// 16-byte boundary (so does every word's first value) and writes the word:
-// no warp vote per value, and whole sectors per load.
+// which writes the word: no warp vote per value.
 template <typename T>
 __global__ void flags_to_bits(const T* values, T unset, long long n, bool aligned,
                               unsigned int* bits) {
-    constexpr int PER_LOAD = 16 / sizeof(T);
     long long stride = (long long)gridDim.x * blockDim.x;
     long long words = (n + 31) / 32;
-    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
-        long long first = w * 32;
-        unsigned int word = 0;
-        if (aligned && first + 32 <= n) {
-            const uint4* loads = reinterpret_cast<const uint4*>(values + first);
-#pragma unroll
-            for (int k = 0; k < 32 / PER_LOAD; ++k) {
-                uint4 load = loads[k];
-                const T* part = reinterpret_cast<const T*>(&load);
-#pragma unroll
-                for (int j = 0; j < PER_LOAD; ++j)
-                    word |= (unsigned int)(part[j] != unset) << (k * PER_LOAD + j);
-            }
-        } else {
-            for (int j = 0; j < 32 && first + j < n; ++j)
-                word |= (unsigned int)(values[first + j] != unset) << j;
-        }
-        bits[w] = word;
+    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride)
+        bits[w] = pack_word(values, unset, w * 32, n, aligned);
+}
+
+// Add a block's three per-thread counts to tally[0..2]: a warp sum by
+// shuffles, then one atomic per warp (blocks of at most 1024 threads).
+__device__ __forceinline__ void add_to_tally(u64 a, u64 b, u64 c, u64* tally) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        a += __shfl_down_sync(FULL_MASK, a, offset);
+        b += __shfl_down_sync(FULL_MASK, b, offset);
+        c += __shfl_down_sync(FULL_MASK, c, offset);
     }
+    if ((threadIdx.x & 31) == 0 && a) {
+        atomicAdd(tally, a);
+        atomicAdd(tally + 1, b);
+        atomicAdd(tally + 2, c);
+    }
+}
+
+// The direction rule's counts of a frontier given as ids (ids[0 .. count-1]):
+// tally[0] += its vertices, tally[1] += their out-degrees, tally[2] += their
+// in-degrees (in_offsets: the CSC's offsets, the CSR's on an undirected graph).
+template <typename V>
+__global__ void tally_ids(const long long* offsets, const long long* in_offsets, const V* ids,
+                          long long count, u64* tally) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long rounds = (count + stride - 1) / stride;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    u64 vertices = 0, out = 0, in = 0;
+    for (long long r = 0; r < rounds; ++r, i += stride) {
+        if (i < count) {
+            V v = ids[i];
+            vertices += 1;
+            out += offsets[v + 1] - offsets[v];
+            in += in_offsets[v + 1] - in_offsets[v];
+        }
+    }
+    add_to_tally(vertices, out, in, tally);
+}
+
+// tally_ids's counts of a frontier given as a mask of n flags; also writes
+// its bitmap into `bits` (what a pull reads the frontier from). One thread
+// per 32-vertex word.
+__global__ void tally_mask(const long long* offsets, const long long* in_offsets,
+                           const bool* mask, long long n, bool aligned, unsigned int* bits,
+                           u64* tally) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long words = (n + 31) / 32;
+    long long rounds = (words + stride - 1) / stride;
+    long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    u64 vertices = 0, out = 0, in = 0;
+    for (long long r = 0; r < rounds; ++r, w += stride) {
+        if (w >= words) continue;
+        unsigned int word = pack_word(mask, false, w * 32, n, aligned);
+        bits[w] = word;
+        vertices += __popc(word);
+        for (; word; word &= word - 1) {
+            long long v = w * 32 + __ffs(word) - 1;
+            out += offsets[v + 1] - offsets[v];
+            in += in_offsets[v + 1] - in_offsets[v];
+        }
+    }
+    add_to_tally(vertices, out, in, tally);
 }
 
 // degrees[i] = out-degree of vertices[i]: the gather edges_of scans for a list

@@ -73,32 +73,37 @@ def stamps(n: int) -> Stamps:
     return _buffers[key]
 
 
-def counter() -> np.uint64:
-    """The device address of a one-entry uint64 counter that reads zero, for
-    a kernel's output length (an ``unsigned long long*`` argument; read it
-    with :func:`read_counter`). Counters come from a ring per GPU and
-    thread, zeroed in one memset every :data:`COUNTERS` calls, instead of an
-    allocation and a memset per launch; the caller reads its counter before
-    taking another (the ring's memset is ordered after earlier launches on
-    the stream)."""
+def counter(words: int = 1) -> np.uint64:
+    """The device address of ``words`` consecutive uint64 counters that read
+    zero, for a kernel's output length or tallies (an ``unsigned long
+    long*`` argument; read them with :func:`read_counter` or
+    :func:`read_counters`). Counters come from a ring per GPU and thread,
+    zeroed in one memset when it runs out, instead of an allocation and a
+    memset per launch; the caller reads its counters before taking more
+    (the ring's memset is ordered after earlier launches on the stream)."""
     key = ("counters", _current_gpu(), threading.get_ident())
     ring = _buffers.get(key)
     if ring is None:
         import cupy
 
         ring = _buffers[key] = [cupy.zeros(COUNTERS, dtype=np.uint64), 0]
-    elif ring[1] == COUNTERS:
+    elif ring[1] + words > COUNTERS:
         ring[0].fill(0)
         ring[1] = 0
-    ring[1] += 1
+    ring[1] += words
     # an address, not a slice of the ring: a slice costs a few microseconds
-    return np.uint64(ring[0].data.ptr + 8 * (ring[1] - 1))
+    return np.uint64(ring[0].data.ptr + 8 * (ring[1] - words))
 
 
 def read_counter(address: np.uint64) -> int:
     """The value of a counter from :func:`counter`, once the work queued on
     the current stream is done."""
-    return _read_word(int(address), np.uint64)
+    return _read_words(int(address), 1, np.uint64)[0]
+
+
+def read_counters(address: np.uint64, words: int) -> list[int]:
+    """The values of ``words`` counters from ``counter(words)``, in one read."""
+    return _read_words(int(address), words, np.uint64)
 
 
 def read_last(array) -> int:
@@ -106,33 +111,41 @@ def read_last(array) -> int:
     scan) as a Python int, as a level reads its counts: an asynchronous
     copy into pinned host memory and a wait for the stream, instead of
     CuPy's indexing and pageable copy."""
-    return _read_word(array.data.ptr + (len(array) - 1) * array.strides[0], array.dtype)
+    address = array.data.ptr + (len(array) - 1) * array.strides[0]
+    return _read_words(address, 1, array.dtype)[0]
 
 
-def _read_word(address: int, dtype) -> int:
-    """The 8-byte integer of ``dtype`` at device ``address``."""
+#: The most 8-byte words one :func:`_read_words` copies.
+PINNED_WORDS = 8
+
+
+def _read_words(address: int, words: int, dtype) -> list[int]:
+    """The ``words`` 8-byte integers of ``dtype`` from device ``address`` on."""
     import cupy
 
+    size = 8 * words
     if not PINNED_READS:  # a synchronous copy to pageable memory, as CuPy reads
-        word = np.empty(1, dtype=dtype)
-        cupy.cuda.runtime.memcpy(word.ctypes.data, address, 8,
+        host = np.empty(words, dtype=dtype)
+        cupy.cuda.runtime.memcpy(host.ctypes.data, address, size,
                                  cupy.cuda.runtime.memcpyDeviceToHost)
-        return int(word[0])
-    key = ("pinned-word", threading.get_ident())
+        return host.tolist()
+    key = ("pinned-words", threading.get_ident())
     pinned = _buffers.get(key)
     if pinned is None:
         import cupyx
 
-        host = cupyx.empty_pinned(1, dtype=np.uint64)
+        host = cupyx.empty_pinned(PINNED_WORDS, dtype=np.uint64)
         # the array and its address: NumPy's .ctypes builds an object per call
         pinned = _buffers[key] = (host, host.ctypes.data)
     host, host_address = pinned
     stream = cupy.cuda.get_current_stream().ptr
     runtime = cupy.cuda.runtime
-    runtime.memcpyAsync(host_address, address, 8, runtime.memcpyDeviceToHost, stream)
+    runtime.memcpyAsync(host_address, address, size, runtime.memcpyDeviceToHost, stream)
     runtime.streamSynchronize(stream)  # the runtime's call: about 1 us less than the Stream's
-    value = int(host[0])
-    return value - (1 << 64) if dtype == np.int64 and value >= 1 << 63 else value
+    values = host[:words].tolist()
+    if dtype == np.int64:
+        values = [value - (1 << 64) if value >= 1 << 63 else value for value in values]
+    return values
 
 
 def release() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ..direction import AutoDirection
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
 from ..replay import claim_batch
@@ -47,9 +48,14 @@ def advance(
         ``None`` for an unweighted graph). It may update vertex data, best
         with :func:`~frontier.claim`, :func:`~frontier.scatter_min` or
         :func:`~frontier.scatter_add`. ``None`` keeps every edge.
-    direction : ``"push"`` or ``"pull"``
+    direction : ``"push"``, ``"pull"`` or :class:`~frontier.AutoDirection`
         Push walks out-edges of the frontier. Pull lets each vertex of
-        ``among`` examine its in-edges whose source is in the frontier.
+        ``among`` examine its in-edges whose source is in the frontier. An
+        ``AutoDirection``, the same object for every level of a traversal
+        with a claiming functor (each vertex accepted once), chooses per
+        level (:mod:`frontier.direction`, :mod:`.auto`); ``"auto"`` asks
+        for one, which a primitive makes with
+        :meth:`~frontier.Primitive.auto_direction`.
     among : Frontier, id array or boolean mask, optional
         Pull only: the candidate destinations (default every vertex).
     chunk_edges : int, optional
@@ -74,8 +80,21 @@ def advance(
         default ``chunk_edges``) a ``FRONTIER_EDGE_BUDGET`` that is not a
         byte count.
     """
+    if isinstance(direction, AutoDirection):
+        if among is not None:
+            raise ValueError("among= with an automatic direction: the rule's pulls choose "
+                             "the unvisited vertices themselves")
+        from .auto import auto_advance
+
+        frontier = as_frontier(frontier, graph.num_vertices, graph.device)
+        return auto_advance(advance, graph, frontier, functor, direction, chunk_edges)
+    if direction == "auto":
+        raise ValueError("direction='auto' keeps counts from level to level: pass the same "
+                         "frontier.AutoDirection() to every advance of the traversal (in a "
+                         "primitive: self.auto_direction(), made in setup)")
     if direction not in DIRECTIONS:
-        raise ValueError(f"unknown direction {direction!r}: expected one of {DIRECTIONS}")
+        raise ValueError(f"unknown direction {direction!r}: expected one of {DIRECTIONS} "
+                         "or a frontier.AutoDirection")
     frontier = as_frontier(frontier, graph.num_vertices, graph.device)
     if among is not None and direction == "push":
         raise ValueError("among= selects pull candidates; it has no meaning for push")

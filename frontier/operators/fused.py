@@ -72,8 +72,11 @@ __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scat
 release_workspaces = workspace.release
 
 
-def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
+def fused_advance(graph, frontier: Frontier, functor, direction: str, among, active=None):
     """The output frontier of a fused advance, or ``None`` if none applies.
+
+    ``active``: the frontier's bitmap, when the caller has it (a pull reads
+    the frontier that way).
 
     Built-in functors name their kernel in ``fused``. The kernels store a
     predecessor as a slot, which the advance translates to the caller's id
@@ -89,7 +92,7 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among):
         if not _claim_fits(functor):
             return None
         if direction == "pull":
-            return _claim_pull(graph, frontier, functor, among)
+            return _claim_pull(graph, frontier, functor, among, active)
         batch = claim_batch()
         levels = None if batch is None else _claim_levels(graph, frontier, functor, batch)
         return levels if levels is not None else _claim_push(graph, frontier, functor)
@@ -150,6 +153,34 @@ def _bits_unless(values, unset):
     kernel("flags_to_bits", values.dtype)((grid_for(-(-n // 32)),), (256,), (
         values, unset, np.int64(n), np.bool_(values.data.ptr % 16 == 0), bits))
     return bits
+
+
+def tally(graph, frontier: Frontier):
+    """``((size, out-edges, in-edges), bits)`` of ``frontier`` in one kernel
+    and one device read (``tally_ids`` or ``tally_mask``), which also sets
+    its size; ``bits`` is a new bitmap of a dense frontier (the form a pull
+    reads it in), ``None`` for ids."""
+    n = graph.num_vertices
+    in_offsets = graph.in_edges().offsets
+    counts = workspace.counter(3)
+    bits = None
+    if frontier.kind == "dense":
+        mask = frontier.mask
+        words = -(-n // 32)
+        bits = graph.xp.empty(words, dtype=np.uint32)
+        if words:
+            kernel("tally_mask")((grid_for(words),), (256,), (
+                graph.offsets, in_offsets, mask, np.int64(n), np.bool_(mask.data.ptr % 16 == 0),
+                bits, counts))
+    else:
+        ids = frontier.ids
+        if len(ids):
+            kernel("tally_ids", ids.dtype)((grid_for(len(ids)),), (256,), (
+                graph.offsets, in_offsets, ids, np.int64(len(ids)), counts))
+    size, out_edges, in_edges = workspace.read_counters(counts, 3)
+    if frontier.kind == "dense":
+        frontier._size = size
+    return (size, out_edges, in_edges), bits
 
 
 def _claim_types(graph, predecessor) -> tuple:
@@ -303,11 +334,11 @@ def _levels_grid(function) -> int:
     return per_sm * cupy.cuda.Device().attributes["MultiProcessorCount"]
 
 
-def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
+def _claim_pull(graph, frontier: Frontier, functor, among, active=None) -> Frontier:
     """Pull: one kernel over the candidates, then one over the in-edges of
     the hubs it set aside, if any. One device read (the hub count); the
     output's size is counted when it is first asked for, by the compaction
-    that makes its ids."""
+    that makes its ids. ``active``: the frontier's bitmap, if known."""
     n = graph.num_vertices
     in_edges = graph.in_edges()
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
@@ -316,7 +347,8 @@ def _claim_pull(graph, frontier: Frontier, functor, among) -> Frontier:
     types = _claim_types(graph, predecessor)
     if n == 0:
         return Frontier(n, graph.device, mask=out)
-    active = _bits_unless(frontier.mask, np.bool_(False))
+    if active is None:
+        active = _bits_unless(frontier.mask, np.bool_(False))
     # at most one hub per HUB_PULL_MIN + 1 arcs
     hubs = graph.xp.empty(min(n, len(in_edges.sources) // (HUB_PULL_MIN + 1)) + 1,
                           dtype=graph.columns.dtype)

@@ -1,0 +1,186 @@
+"""Push or pull, chosen level by level: the direction rule of an advance.
+
+A claiming traversal (BFS) may walk a level in either direction: *push*
+walks the out-edges of the frontier, *pull* lets every unvisited vertex look
+over its in-edges for a parent in the frontier and stop at the first. Push
+costs the frontier's out-edges; pull costs at most the unvisited vertices'
+in-edges, usually far fewer since most find a parent early. Beamer et al.
+switch to pull on the large middle levels of a power-law graph and back to
+push on the small ones at the end.
+
+:class:`AutoDirection` holds the rule and the state it keeps across the
+levels of one traversal. Pass the same object to every ``advance`` of the
+traversal (``direction=switch``); the operator then decides each level from
+counts of the frontier it already has on the device: its size, its
+out-edges and in-edges. A primitive makes one with
+:meth:`frontier.Primitive.auto_direction`, which also makes the counts
+global on several devices. ``rule="beamer"`` (default) counts edges:
+
+    m_f = out-edges of the frontier           what a push walks
+    m_u = in-edges of the unvisited vertices  what a pull walks at most
+
+and switches from push to pull when ``m_f > m_u / alpha``, and from pull
+back to push for good when the frontier has fewer than ``n / beta``
+vertices. ``rule="gunrock"`` is the rule of Gunrock's multi-GPU DOBFS, with
+``Q`` the frontier, ``U`` the unvisited and ``P`` the visited vertices
+(frontier included)::
+
+    FV = |Q| * |E| / |V|        edges a push would walk
+    BV = |U| * |V| / |P|        edges a pull would walk before finding a parent
+
+It starts pushing, switches to pull when ``FV > BV * do_a``, and from pull
+returns to push for good when ``FV < BV * do_b``.
+
+Either rule takes at most one pull phase. The visited vertices are those of
+the frontiers the traversal has seen (the first one included): a claim
+visits each vertex once, so each frontier's vertices are new.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+DIRECTIONS = ("push", "pull")
+RULES = ("beamer", "gunrock")
+
+
+class AutoDirection:
+    """The direction rule of one traversal and its state between levels.
+
+    Parameters
+    ----------
+    rule : ``"beamer"`` or ``"gunrock"``
+        The switch rule (module docstring).
+    alpha, beta : float
+        Beamer's rule: pull when ``m_f > m_u / alpha``, push again when the
+        frontier has fewer than ``n / beta`` vertices (Beamer et al.'s 14, 24).
+    do_a, do_b : float
+        Gunrock's rule: pull when ``FV > BV * do_a``, push again when
+        ``FV < BV * do_b``.
+    force : None, ``"push"`` or ``"pull"``
+        A name takes that direction every level (still recorded).
+    reduce : callable ``(value, op) -> value``, optional
+        Combines a count over all devices (:meth:`frontier.Primitive.reduce`);
+        ``None``: one device.
+    num_vertices, num_arcs : int, optional
+        Of the whole graph, when the advances see a part of it; by default
+        those of the first graph advanced.
+
+    Attributes
+    ----------
+    directions : list of str
+        The direction of every level advanced so far, in order.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``rule`` or ``force``, or a factor that is not a
+        finite number >= 0.
+    """
+
+    def __init__(self, rule: str = "beamer", *, alpha: float = 14.0, beta: float = 24.0,
+                 do_a: float = 0.1, do_b: float = 0.2, force: str | None = None,
+                 reduce: Callable | None = None, num_vertices: int | None = None,
+                 num_arcs: int | None = None):
+        if rule not in RULES:
+            raise ValueError(f"rule={rule!r}: expected one of {RULES}")
+        if force is not None and force not in DIRECTIONS:
+            raise ValueError(f"direction={force!r}: expected None, 'push' or 'pull'")
+        self.rule = rule
+        self.alpha = check_factor("alpha", alpha)
+        self.beta = check_factor("beta", beta)
+        self.do_a = check_factor("do_a", do_a)
+        self.do_b = check_factor("do_b", do_b)
+        self.force = force
+        #: combines counts over devices; None on one device
+        self.reduce = reduce
+        self.num_vertices = num_vertices
+        self.num_arcs = num_arcs
+        self.directions: list[str] = []
+        self._direction = "push"
+        self._has_pulled = False
+        self._visited = 0
+        self._unexplored_edges = None  # m_u
+        # The output of the last advance and its counts, which the next
+        # level's decision uses when that output is its frontier.
+        self._last_output = None
+        self._last_counts = None
+
+    @property
+    def on_parts(self) -> bool:
+        """True when the advances see parts of a graph on several devices."""
+        return self.reduce is not None
+
+    def needs_counts(self) -> bool:
+        """False when the direction is forced: no counts are taken."""
+        return self.force is None
+
+    def counts_of(self, frontier):
+        """What :meth:`remember` kept for ``frontier``, if it is the last
+        output; ``None`` otherwise."""
+        return self._last_counts if frontier is self._last_output else None
+
+    def remember(self, output, counts) -> None:
+        """Keep the counts of an advance's output (the operator's: its size,
+        out-edges and in-edges, and what else it wants back with them)."""
+        self._last_output, self._last_counts = output, counts
+
+    def decide(self, graph, counts, *, can_pull: bool = True) -> str:
+        """The direction of the level whose frontier has ``counts`` (its size,
+        out-edges and in-edges on this device; ``None`` when forced), recorded
+        in :attr:`directions`. ``can_pull=False`` takes push this level,
+        whatever the rule says (the counts still count)."""
+        if self.num_vertices is None:
+            self.num_vertices, self.num_arcs = graph.num_vertices, graph.num_arcs
+        if self._unexplored_edges is None:
+            self._unexplored_edges = self.num_arcs
+        if self.force is not None:
+            direction = self.force
+        else:
+            size, out_edges, in_edges = (self._global(count) for count in counts)
+            self._visited += size
+            self._unexplored_edges -= in_edges
+            direction = self._beamer(size, out_edges) if self.rule == "beamer" \
+                else self._gunrock(size)
+        if not can_pull:
+            direction = "push"
+        self.directions.append(direction)
+        return direction
+
+    def _global(self, count: int) -> int:
+        return int(count) if self.reduce is None else int(self.reduce(int(count), "sum"))
+
+    def _beamer(self, frontier_size: int, frontier_edges: int) -> str:
+        # Products, not quotients: alpha or beta may be 0.
+        if self._direction == "push" and not self._has_pulled \
+                and frontier_edges * self.alpha > self._unexplored_edges:
+            self._direction, self._has_pulled = "pull", True
+        elif self._direction == "pull" and frontier_size * self.beta < self.num_vertices:
+            self._direction = "push"
+        return self._direction
+
+    def _gunrock(self, frontier_size: int) -> str:
+        n, arcs = self.num_vertices, self.num_arcs
+        forward = frontier_size * arcs / n
+        backward = (n - self._visited) * n / max(self._visited, 1)
+        if self._direction == "push" and not self._has_pulled and forward > backward * self.do_a:
+            self._direction, self._has_pulled = "pull", True
+        elif self._direction == "pull" and forward < backward * self.do_b:
+            self._direction = "push"
+        return self._direction
+
+    def __repr__(self) -> str:
+        forced = f", force={self.force!r}" if self.force else ""
+        return f"AutoDirection(rule={self.rule!r}{forced}, levels={len(self.directions)})"
+
+
+def check_factor(name: str, value) -> float:
+    """A switch factor as a float, or ValueError unless it is finite and >= 0."""
+    try:
+        factor = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r} must be a number") from None
+    if not (math.isfinite(factor) and factor >= 0):
+        raise ValueError(f"{name}={value!r} must be a finite number >= 0")
+    return factor

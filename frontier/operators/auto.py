@@ -1,0 +1,90 @@
+"""``advance`` with an automatic direction (:class:`frontier.AutoDirection`).
+
+Each call counts its frontier (size, out-edges, in-edges), lets the rule
+choose push or pull, and advances that way. The counts come from the last
+call when the frontier is that call's output: they were taken when it was
+made, in the same device read that gives its size (on a GPU one kernel,
+``tally_ids`` or ``tally_mask``; the latter also writes the bitmap a pull
+reads the frontier from). So a level makes no pass over all vertices outside
+the operator's kernels, and one device read of counts. A level is one step:
+the rule decides each (levels run on in one kernel, :mod:`frontier.replay`,
+would pass it by).
+
+A pull needs the level (the vertices found by the last level) and the
+candidates (the unvisited vertices):
+
+* on one device the level is the frontier. A built-in claim checks its own
+  labels for candidates; any other functor with ``labels`` and ``unset``
+  attributes gets ``labels == unset``, and one without them every vertex
+  (its claim then refuses the visited ones);
+* on a part of a graph on several devices the frontier holds owned vertices
+  only, while a pull also finds parents among the copies of remote ones: the
+  level is ``labels == value - 1`` (a claim labelled one more each level, as
+  BFS's), so a functor without ``labels`` and ``value`` pushes there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..frontier import Frontier
+from ..replay import claim_batch
+
+
+def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edges):
+    """``advance(graph, frontier, functor)`` in the direction ``switch``
+    chooses for this level (``advance``: the operator, called with a fixed
+    direction). Each call runs one level: it claims the step's level batch
+    (:mod:`frontier.replay`), if open, without running on, since the rule
+    decides every level."""
+    claim_batch()
+    counts, bits = None, None
+    if switch.needs_counts():
+        counts, bits = switch.counts_of(frontier) or frontier_counts(graph, frontier)
+    can_pull = not switch.on_parts or _labelled(functor)
+    if switch.decide(graph, counts, can_pull=can_pull) == "push":
+        output = advance(graph, frontier, functor, chunk_edges=chunk_edges)
+    elif switch.on_parts:
+        level = Frontier.from_mask(functor.labels == functor.value - 1)
+        output = advance(graph, level, functor, direction="pull", chunk_edges=chunk_edges,
+                         among=_candidates(functor))
+    elif bits is not None and getattr(functor, "fused", None) == "claim_unvisited":
+        from .fused import fused_advance
+
+        output = fused_advance(graph, frontier, functor, "pull", None, active=bits)
+    else:
+        output = None
+    if output is None:  # a pull on one device, without the frontier's bitmap
+        output = advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
+                         among=_candidates(functor))
+    if switch.needs_counts() and not switch.on_parts:
+        switch.remember(output, frontier_counts(graph, output))
+    return output
+
+
+def _labelled(functor) -> bool:
+    return all(hasattr(functor, name) for name in ("labels", "value", "unset"))
+
+
+def _candidates(functor):
+    """The pull's candidates: ``None`` (every vertex) for a built-in claim,
+    which checks its labels in its fast path, and for a functor without
+    labels; the unlabelled vertices otherwise."""
+    if getattr(functor, "fused", None) == "claim_unvisited" or not hasattr(functor, "labels") \
+            or not hasattr(functor, "unset"):
+        return None
+    return Frontier.from_mask(functor.labels == functor.unset)
+
+
+def frontier_counts(graph, frontier: Frontier):
+    """``((size, out-edges, in-edges), bits)`` of ``frontier``: on a GPU in
+    one device read (which also sets the frontier's size), with the bitmap
+    of a dense frontier as ``bits`` (``None`` otherwise)."""
+    if graph.device.is_gpu:
+        from .fused import tally
+
+        return tally(graph, frontier)
+    ids = frontier.ids
+    in_offsets = graph.in_edges().offsets
+    return (len(ids), int((graph.offsets[ids + 1] - graph.offsets[ids]).sum()),
+            int((in_offsets[ids + 1] - in_offsets[ids]).sum(dtype=np.int64))), None

@@ -1,0 +1,204 @@
+"""The automatic direction of advance (frontier.AutoDirection) against
+push-only, on random graphs: the same depths, a valid tree, one recorded
+direction per level; counts kept from level to level equal counts taken
+afresh; a user's claiming functor on the general path; the GPU tally
+kernels against NumPy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from checks import assert_bfs_tree
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import edge_lists, with_device
+
+import frontier as fr
+from frontier.operators.auto import frontier_counts
+from primitives import bfs, dobfs
+from primitives.dobfs import DOBFS
+
+# Pull early and often: alpha large pulls once m_f * alpha > m_u, beta large
+# pushes again only on small frontiers.
+EAGER = {"alpha": 1e6, "beta": 1.0}
+
+
+class FreshCountsDOBFS(DOBFS):
+    """DOBFS whose advance never gets the last output back (a copy), so the
+    counts of every level are taken afresh instead of kept."""
+
+    def step(self, frontier, iteration):
+        copy = fr.Frontier.from_ids(frontier.ids.copy(), frontier.num_vertices)
+        return super().step(copy, iteration)
+
+
+@dataclass
+class DepthResult(fr.Result):
+    depth: object
+
+
+class UserClaimBFS(fr.Primitive):
+    """BFS with its own claiming functor (general path) and an automatic direction."""
+
+    parameters = ("source",)
+    communicate = {"depth": "max"}
+
+    def setup(self):
+        self.depth = self.vertex_array(-1, np.int32)
+        self.source = self.local_slots([self.params["source"]])
+        self.depth[self.source] = 0
+        self.switch = self.auto_direction(alpha=1e6, beta=1.0)
+
+    def initial_frontier(self):
+        return self.frontier_of(self.source)
+
+    def step(self, frontier, iteration):
+        return fr.advance(self.graph, frontier, Claim(self.depth, iteration + 1),
+                          direction=self.switch)
+
+    def result(self):
+        result = DepthResult(self.depth)
+        result.directions = tuple(self.switch.directions)
+        return result
+
+
+class Claim:
+    """A claim written by a user: labels, value and unset, no fast path."""
+
+    unset = -1
+
+    def __init__(self, labels, value):
+        self.labels, self.value = labels, value
+
+    def __call__(self, src, dst, edge, weight):
+        return fr.claim(self.labels, dst, self.value, self.unset)
+
+
+def _source(edges, data):
+    return data.draw(st.integers(0, edges.num_vertices - 1), label="source")
+
+
+@with_device
+@given(edge_lists(weighted=False), st.sampled_from(["beamer", "gunrock"]), st.data())
+def test_auto_matches_push_on_random_graphs(device, edges, rule, data):
+    source = _source(edges, data)
+    G = edges.graph(device)
+    settings = EAGER if rule == "beamer" else {"do_a": 0.0, "do_b": 0.0}
+    auto = dobfs(G, source, rule=rule, **settings)
+    push = bfs(G, source)
+    np.testing.assert_array_equal(fr.to_numpy(auto.depth), fr.to_numpy(push.depth))
+    assert_bfs_tree(G, source, auto.depth, auto.predecessor)
+    assert len(auto.directions) == auto.iterations
+
+
+@with_device
+@given(edge_lists(weighted=False), st.data())
+def test_bfs_with_auto_is_dobfs(device, edges, data):
+    source = _source(edges, data)
+    G = edges.graph(device)
+    auto = bfs(G, source, direction="auto")
+    np.testing.assert_array_equal(fr.to_numpy(auto.depth), fr.to_numpy(bfs(G, source).depth))
+    assert_bfs_tree(G, source, auto.depth, auto.predecessor)
+    assert auto.directions == dobfs(G, source).directions
+
+
+@with_device
+@given(edge_lists(weighted=False), st.data())
+def test_kept_counts_equal_fresh_counts(device, edges, data):
+    """The fast path (counts of the last output, kept) against the plain one
+    (counted from the frontier each level): the same decisions."""
+    source = _source(edges, data)
+    G = edges.graph(device)
+    options = {"rule": "beamer", "alpha": 2.0, "beta": 4.0, "do_a": 0.1, "do_b": 0.2,
+               "direction": None}
+    kept = fr.enact(DOBFS, G, source=source, **options)
+    fresh = fr.enact(FreshCountsDOBFS, G, source=source, **options)
+    assert kept.directions == fresh.directions
+    np.testing.assert_array_equal(fr.to_numpy(kept.depth), fr.to_numpy(fresh.depth))
+
+
+@with_device
+@given(edge_lists(weighted=False), st.data())
+def test_a_user_claim_takes_the_general_path(device, edges, data):
+    source = _source(edges, data)
+    G = edges.graph(device)
+    user = fr.enact(UserClaimBFS, G, source=source)
+    np.testing.assert_array_equal(fr.to_numpy(user.depth), fr.to_numpy(bfs(G, source).depth))
+    assert len(user.directions) == user.iterations
+
+
+@given(edge_lists(weighted=False), st.data(), st.sampled_from([2, 3]))
+def test_several_devices_keep_the_answer(edges, data, parts):
+    source = _source(edges, data)
+    G = edges.graph("cpu")
+    devices = [f"cpu:{i}" for i in range(parts)]
+    one = dobfs(G, source, **EAGER)
+    many = dobfs(G, source, devices=devices, **EAGER)
+    np.testing.assert_array_equal(many.depth, one.depth)
+    assert_bfs_tree(G, source, many.depth, many.predecessor)
+    assert many.directions == one.directions  # the rule's counts are global
+    user = fr.enact(UserClaimBFS, G, source=source, devices=devices)
+    np.testing.assert_array_equal(user.depth, one.depth)
+
+
+def test_a_pull_happens_on_a_star():
+    G = fr.Graph.from_edges([0] * 50 + list(range(1, 50)), list(range(1, 51)) + [51] * 49,
+                            device="cpu")
+    result = bfs(G, 0, direction="auto")
+    assert "pull" in result.directions
+    np.testing.assert_array_equal(result.depth, bfs(G, 0).depth)
+
+
+@pytest.mark.parametrize("direction,message", [
+    ("auto", "same frontier.AutoDirection"), ("sideways", "unknown direction")])
+def test_a_direction_string_is_checked(direction, message):
+    G = fr.Graph.from_edges([0], [1], device="cpu")
+    with pytest.raises(ValueError, match=message):
+        fr.advance(G, [0], None, direction=direction)
+
+
+def test_among_has_no_meaning_with_an_automatic_direction():
+    G = fr.Graph.from_edges([0], [1], device="cpu")
+    with pytest.raises(ValueError, match="among="):
+        fr.advance(G, [0], None, direction=fr.AutoDirection(), among=[1])
+
+
+@pytest.mark.parametrize("settings,message", [
+    ({"rule": "fastest"}, "rule="), ({"force": "up"}, "direction="),
+    ({"alpha": -1}, "alpha="), ({"beta": float("nan")}, "beta=")])
+def test_bad_rule_settings(settings, message):
+    with pytest.raises(ValueError, match=message):
+        fr.AutoDirection(**settings)
+
+
+def test_bfs_direction_is_checked():
+    G = fr.Graph.from_edges([0], [1], device="cpu")
+    with pytest.raises(ValueError, match="expected 'push' or 'auto'"):
+        bfs(G, 0, direction="pull")
+
+
+@pytest.mark.gpu
+@given(edge_lists(weighted=False), st.data())
+def test_gpu_tally_equals_numpy(edges, data):
+    """tally_ids and tally_mask against NumPy's counts of the same frontier."""
+    G = edges.graph("cuda:0")
+    H = edges.graph("cpu")
+    chosen = data.draw(st.lists(st.integers(0, edges.num_vertices - 1), unique=True),
+                       label="frontier")
+    for make in (lambda g: fr.Frontier.from_ids(np.array(chosen, dtype=np.int64),
+                                                 g.num_vertices, g.device),
+                 lambda g: fr.Frontier.from_ids(np.array(chosen, dtype=np.int64),
+                                                 g.num_vertices, g.device).mask):
+        gpu_front, cpu_front = make(G), make(H)
+        if not isinstance(gpu_front, fr.Frontier):
+            gpu_front = fr.Frontier.from_mask(gpu_front)
+            cpu_front = fr.Frontier.from_mask(cpu_front)
+        (gpu_counts, bits), (cpu_counts, _) = frontier_counts(G, gpu_front), \
+            frontier_counts(H, cpu_front)
+        assert gpu_counts == cpu_counts
+        if bits is not None:
+            bools = np.unpackbits(fr.to_numpy(bits).view(np.uint8), bitorder="little")
+            np.testing.assert_array_equal(bools[:edges.num_vertices],
+                                          fr.to_numpy(cpu_front.mask))
