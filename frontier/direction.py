@@ -106,6 +106,9 @@ class AutoDirection:
         # level's decision uses when that output is its frontier.
         self._last_output = None
         self._last_counts = None
+        #: what the operator keeps between levels (device buffers), dropped
+        #: when a frontier is not the last output
+        self.operator_state: dict = {}
 
     @property
     def on_parts(self) -> bool:
@@ -115,6 +118,12 @@ class AutoDirection:
     def needs_counts(self) -> bool:
         """False when the direction is forced: no counts are taken."""
         return self.force is None
+
+    def needs_edges(self) -> bool:
+        """Whether the edge counts of the next frontier matter: only while
+        Beamer's rule may still switch to pull (Gunrock's counts vertices;
+        after a pull phase the rule only pushes or counts vertices)."""
+        return self.force is None and self.rule == "beamer" and not self._has_pulled
 
     def counts_of(self, frontier):
         """What :meth:`remember` kept for ``frontier``, if it is the last

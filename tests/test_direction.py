@@ -182,23 +182,25 @@ def test_bfs_direction_is_checked():
 @pytest.mark.gpu
 @given(edge_lists(weighted=False), st.data())
 def test_gpu_tally_equals_numpy(edges, data):
-    """tally_ids and tally_mask against NumPy's counts of the same frontier."""
-    G = edges.graph("cuda:0")
-    H = edges.graph("cpu")
-    chosen = data.draw(st.lists(st.integers(0, edges.num_vertices - 1), unique=True),
-                       label="frontier")
-    for make in (lambda g: fr.Frontier.from_ids(np.array(chosen, dtype=np.int64),
-                                                 g.num_vertices, g.device),
-                 lambda g: fr.Frontier.from_ids(np.array(chosen, dtype=np.int64),
-                                                 g.num_vertices, g.device).mask):
-        gpu_front, cpu_front = make(G), make(H)
-        if not isinstance(gpu_front, fr.Frontier):
-            gpu_front = fr.Frontier.from_mask(gpu_front)
-            cpu_front = fr.Frontier.from_mask(cpu_front)
-        (gpu_counts, bits), (cpu_counts, _) = frontier_counts(G, gpu_front), \
-            frontier_counts(H, cpu_front)
-        assert gpu_counts == cpu_counts
-        if bits is not None:
-            bools = np.unpackbits(fr.to_numpy(bits).view(np.uint8), bitorder="little")
-            np.testing.assert_array_equal(bools[:edges.num_vertices],
-                                          fr.to_numpy(cpu_front.mask))
+    """tally_ids and tally_mask against NumPy's counts of the same frontier,
+    and the frontier's bits they add to a visited bitmap."""
+    import cupy
+
+    G, H = edges.graph("cuda:0"), edges.graph("cpu")
+    n = edges.num_vertices
+    chosen = np.array(data.draw(st.lists(st.integers(0, n - 1), unique=True),
+                                label="frontier"), dtype=np.int64)
+    expected = np.zeros(n, dtype=bool)
+    expected[chosen] = True
+    cpu_counts, _ = frontier_counts(H, fr.Frontier.from_ids(chosen, n, "cpu"))
+    for dense in (False, True):
+        frontier = fr.Frontier.from_mask(cupy.asarray(expected)) if dense \
+            else fr.Frontier.from_ids(cupy.asarray(chosen), n)
+        visited = cupy.zeros(-(-n // 32), dtype=np.uint32)
+        counts, bits = frontier_counts(G, frontier, visited)
+        assert counts == cpu_counts
+        assert frontier_counts(G, frontier, degrees=False)[0] == (cpu_counts[0], 0, 0)
+        assert (bits is not None) == dense
+        for bitmap in (visited,) + ((bits,) if dense else ()):
+            bools = np.unpackbits(fr.to_numpy(bitmap).view(np.uint8), bitorder="little")
+            np.testing.assert_array_equal(bools[:n], expected)

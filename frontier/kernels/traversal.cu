@@ -212,27 +212,59 @@ __global__ void flags_to_bits(const T* values, T unset, long long n, bool aligne
         bits[w] = pack_word(values, unset, w * 32, n, aligned);
 }
 
-// Add a block's three per-thread counts to tally[0..2]: a warp sum by
-// shuffles, then one atomic per warp (blocks of at most 1024 threads).
+// Bit v of `bits` = (v has no in-edge). One thread per vertex (coalesced
+// reads of the offsets), a warp vote per word.
+__global__ void no_in_edges_bits(const long long* in_offsets, long long n, unsigned int* bits) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long rounds = (n + stride - 1) / stride;
+    long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
+        unsigned int word = __ballot_sync(FULL_MASK, v < n && in_offsets[v + 1] == in_offsets[v]);
+        if ((threadIdx.x & 31) == 0 && v < n) bits[v >> 5] = word;
+    }
+}
+
+// Bit v of `bits` = (labels[v] != -1 or bit v of `also`): what a pull need
+// not look at, from the labels and the vertices without in-edges.
+__global__ void pull_skip_bits(const int* labels, const unsigned int* also, long long n,
+                               bool aligned, unsigned int* bits) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long words = (n + 31) / 32;
+    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride)
+        bits[w] = pack_word(labels, -1, w * 32, n, aligned) | also[w];
+}
+
+// Add the block's three per-thread counts to tally[0..2]: a warp sum by
+// shuffles, a block sum in shared memory, then one atomic per block and
+// count (blocks of at most 1024 threads; every thread of the block calls it).
 __device__ __forceinline__ void add_to_tally(u64 a, u64 b, u64 c, u64* tally) {
+    __shared__ u64 sums[3][32];
     for (int offset = 16; offset > 0; offset >>= 1) {
         a += __shfl_down_sync(FULL_MASK, a, offset);
         b += __shfl_down_sync(FULL_MASK, b, offset);
         c += __shfl_down_sync(FULL_MASK, c, offset);
     }
-    if ((threadIdx.x & 31) == 0 && a) {
-        atomicAdd(tally, a);
-        atomicAdd(tally + 1, b);
-        atomicAdd(tally + 2, c);
+    int warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
+    if ((threadIdx.x & 31) == 0) {
+        sums[0][warp] = a;
+        sums[1][warp] = b;
+        sums[2][warp] = c;
+    }
+    __syncthreads();
+    if (threadIdx.x < 3) {
+        u64 total = 0;
+        for (int w = 0; w < warps; ++w) total += sums[threadIdx.x][w];
+        if (total) atomicAdd(tally + threadIdx.x, total);
     }
 }
 
 // The direction rule's counts of a frontier given as ids (ids[0 .. count-1]):
-// tally[0] += its vertices, tally[1] += their out-degrees, tally[2] += their
-// in-degrees (in_offsets: the CSC's offsets, the CSR's on an undirected graph).
+// tally[0] += its vertices and, with `degrees`, tally[1] += their out-degrees
+// and tally[2] += their in-degrees (in_offsets: the CSC's offsets, the CSR's
+// on an undirected graph). With `visited` (a bitmap), sets their bits there.
 template <typename V>
 __global__ void tally_ids(const long long* offsets, const long long* in_offsets, const V* ids,
-                          long long count, u64* tally) {
+                          long long count, bool degrees, unsigned int* visited, u64* tally) {
     long long stride = (long long)gridDim.x * blockDim.x;
     long long rounds = (count + stride - 1) / stride;
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -241,33 +273,39 @@ __global__ void tally_ids(const long long* offsets, const long long* in_offsets,
         if (i < count) {
             V v = ids[i];
             vertices += 1;
-            out += offsets[v + 1] - offsets[v];
-            in += in_offsets[v + 1] - in_offsets[v];
+            if (degrees) {
+                out += offsets[v + 1] - offsets[v];
+                in += in_offsets[v + 1] - in_offsets[v];
+            }
+            if (visited) atomicOr(visited + (v >> 5), 1u << (v & 31));
         }
     }
     add_to_tally(vertices, out, in, tally);
 }
 
 // tally_ids's counts of a frontier given as a mask of n flags; also writes
-// its bitmap into `bits` (what a pull reads the frontier from). One thread
-// per 32-vertex word.
+// its bitmap into `bits` (what a pull reads the frontier from) and, with
+// `visited`, adds it there. One thread per vertex, a warp vote per word.
 __global__ void tally_mask(const long long* offsets, const long long* in_offsets,
-                           const bool* mask, long long n, bool aligned, unsigned int* bits,
-                           u64* tally) {
+                           const bool* mask, long long n, bool degrees, unsigned int* bits,
+                           unsigned int* visited, u64* tally) {
     long long stride = (long long)gridDim.x * blockDim.x;
-    long long words = (n + 31) / 32;
-    long long rounds = (words + stride - 1) / stride;
-    long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long rounds = (n + stride - 1) / stride;
+    long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     u64 vertices = 0, out = 0, in = 0;
-    for (long long r = 0; r < rounds; ++r, w += stride) {
-        if (w >= words) continue;
-        unsigned int word = pack_word(mask, false, w * 32, n, aligned);
-        bits[w] = word;
-        vertices += __popc(word);
-        for (; word; word &= word - 1) {
-            long long v = w * 32 + __ffs(word) - 1;
-            out += offsets[v + 1] - offsets[v];
-            in += in_offsets[v + 1] - in_offsets[v];
+    for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
+        bool set = v < n && mask[v];
+        if (set) {
+            vertices += 1;
+            if (degrees) {
+                out += offsets[v + 1] - offsets[v];
+                in += in_offsets[v + 1] - in_offsets[v];
+            }
+        }
+        unsigned int word = __ballot_sync(FULL_MASK, set);
+        if ((threadIdx.x & 31) == 0 && v < n) {
+            bits[v >> 5] = word;
+            if (visited && word) visited[v >> 5] |= word;
         }
     }
     add_to_tally(vertices, out, in, tally);
@@ -374,6 +412,8 @@ __device__ __forceinline__ void claim_from(long long v, V src, int* labels, int 
 
 // BFS pull: every candidate without a label looks over its in-edges for a
 // source in the frontier (`active`, a bitmap) and takes the first it finds.
+// A set bit of `skip` (optional) passes a vertex by without reading its
+// label: one labelled already, or that nothing can claim.
 // How a candidate is scanned depends on its in-degree d: d <= warp_min, by
 // its thread alone; up to hub_min, by its thread's whole warp, 32 in-edges a
 // round (one coalesced load), stopping at the first round with a hit; above
@@ -382,16 +422,18 @@ __device__ __forceinline__ void claim_from(long long v, V src, int* labels, int 
 // while the rest of the device waits.
 template <typename V, typename P>
 __global__ void claim_pull(const long long* in_offsets, const V* in_sources, long long n,
-                           const bool* among, const unsigned int* active, long long warp_min,
-                           long long hub_min, int* labels, int value, P* predecessor,
-                           bool* out, V* hubs, u64* hub_count) {
+                           const bool* among, const unsigned int* skip,
+                           const unsigned int* active, long long warp_min, long long hub_min,
+                           int* labels, int value, P* predecessor, bool* out, V* hubs,
+                           u64* hub_count) {
     long long stride = (long long)gridDim.x * blockDim.x;
     long long rounds = (n + stride - 1) / stride;
     long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     int lane = threadIdx.x & 31;
     for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
         long long begin = 0, end = 0;
-        if (v < n && (!among || among[v]) && labels[v] == -1) {
+        if (v < n && !(skip && ((skip[v >> 5] >> (v & 31)) & 1u)) &&
+            (!among || among[v]) && labels[v] == -1) {
             begin = in_offsets[v];
             end = in_offsets[v + 1];
         }

@@ -38,9 +38,12 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
     (:mod:`frontier.replay`), if open, without running on, since the rule
     decides every level."""
     claim_batch()
+    kept = switch.counts_of(frontier)
+    if kept is None:  # not the last output: what was kept with it may be stale
+        switch.operator_state.clear()
     counts, bits = None, None
     if switch.needs_counts():
-        counts, bits = switch.counts_of(frontier) or frontier_counts(graph, frontier)
+        counts, bits = kept or frontier_counts(graph, frontier)
     can_pull = not switch.on_parts or _labelled(functor)
     if switch.decide(graph, counts, can_pull=can_pull) == "push":
         output = advance(graph, frontier, functor, chunk_edges=chunk_edges)
@@ -48,18 +51,31 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
         level = Frontier.from_mask(functor.labels == functor.value - 1)
         output = advance(graph, level, functor, direction="pull", chunk_edges=chunk_edges,
                          among=_candidates(functor))
-    elif bits is not None and getattr(functor, "fused", None) == "claim_unvisited":
-        from .fused import fused_advance
-
-        output = fused_advance(graph, frontier, functor, "pull", None, active=bits)
     else:
-        output = None
-    if output is None:  # a pull on one device, without the frontier's bitmap
-        output = advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
-                         among=_candidates(functor))
+        output = _pull_fused(graph, frontier, functor, switch, bits) or \
+            advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
+                    among=_candidates(functor))
     if switch.needs_counts() and not switch.on_parts:
-        switch.remember(output, frontier_counts(graph, output))
+        switch.remember(output, frontier_counts(graph, output, switch.operator_state.get("visited"),
+                                                degrees=switch.needs_edges()))
     return output
+
+
+def _pull_fused(graph, frontier, functor, switch, bits):
+    """A GPU pull of the built-in claim with the frontier's bitmap ``bits``
+    and a bitmap of the vertices to skip (visited, or without in-edges),
+    made from the labels at the first pull and kept up to date by the counts
+    of each output; ``None`` where that does not apply."""
+    if bits is None or getattr(functor, "fused", None) != "claim_unvisited" \
+            or functor.labels.dtype != np.int32:
+        return None
+    from .fused import fused_advance, pull_skip_bits
+
+    state = switch.operator_state
+    if "visited" not in state:
+        state["visited"] = pull_skip_bits(graph, functor.labels)
+    return fused_advance(graph, frontier, functor, "pull", None, active=bits,
+                         skip=state["visited"])
 
 
 def _labelled(functor) -> bool:
@@ -76,14 +92,16 @@ def _candidates(functor):
     return Frontier.from_mask(functor.labels == functor.unset)
 
 
-def frontier_counts(graph, frontier: Frontier):
+def frontier_counts(graph, frontier: Frontier, visited=None, degrees: bool = True):
     """``((size, out-edges, in-edges), bits)`` of ``frontier``: on a GPU in
     one device read (which also sets the frontier's size), with the bitmap
-    of a dense frontier as ``bits`` (``None`` otherwise)."""
+    of a dense frontier as ``bits`` (``None`` otherwise), and the frontier
+    added to the bitmap ``visited`` if given. Without ``degrees`` a GPU
+    reads no degrees (the edge counts are 0)."""
     if graph.device.is_gpu:
         from .fused import tally
 
-        return tally(graph, frontier)
+        return tally(graph, frontier, visited, degrees)
     ids = frontier.ids
     in_offsets = graph.in_edges().offsets
     return (len(ids), int((graph.offsets[ids + 1] - graph.offsets[ids]).sum()),

@@ -12,6 +12,7 @@ released by the enactor at the end of each run.
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
@@ -72,11 +73,13 @@ __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scat
 release_workspaces = workspace.release
 
 
-def fused_advance(graph, frontier: Frontier, functor, direction: str, among, active=None):
+def fused_advance(graph, frontier: Frontier, functor, direction: str, among, active=None,
+                  skip=None):
     """The output frontier of a fused advance, or ``None`` if none applies.
 
     ``active``: the frontier's bitmap, when the caller has it (a pull reads
-    the frontier that way).
+    the frontier that way); ``skip``: a bitmap of vertices a pull passes by
+    without reading their labels (:func:`pull_skip_bits`).
 
     Built-in functors name their kernel in ``fused``. The kernels store a
     predecessor as a slot, which the advance translates to the caller's id
@@ -92,7 +95,7 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among, act
         if not _claim_fits(functor):
             return None
         if direction == "pull":
-            return _claim_pull(graph, frontier, functor, among, active)
+            return _claim_pull(graph, frontier, functor, among, active, skip)
         batch = claim_batch()
         levels = None if batch is None else _claim_levels(graph, frontier, functor, batch)
         return levels if levels is not None else _claim_push(graph, frontier, functor)
@@ -155,32 +158,56 @@ def _bits_unless(values, unset):
     return bits
 
 
-def tally(graph, frontier: Frontier):
+def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
     """``((size, out-edges, in-edges), bits)`` of ``frontier`` in one kernel
     and one device read (``tally_ids`` or ``tally_mask``), which also sets
     its size; ``bits`` is a new bitmap of a dense frontier (the form a pull
-    reads it in), ``None`` for ids."""
+    reads it in), ``None`` for ids. The frontier's bits are added to
+    ``visited`` (a bitmap), if given; without ``degrees`` the edge counts
+    are 0 (not read)."""
     n = graph.num_vertices
     in_offsets = graph.in_edges().offsets
     counts = workspace.counter(3)
     bits = None
     if frontier.kind == "dense":
-        mask = frontier.mask
-        words = -(-n // 32)
-        bits = graph.xp.empty(words, dtype=np.uint32)
-        if words:
-            kernel("tally_mask")((grid_for(words),), (256,), (
-                graph.offsets, in_offsets, mask, np.int64(n), np.bool_(mask.data.ptr % 16 == 0),
-                bits, counts))
+        bits = graph.xp.empty(-(-n // 32), dtype=np.uint32)
+        if n:
+            kernel("tally_mask")((grid_for(n),), (256,), (
+                graph.offsets, in_offsets, frontier.mask, np.int64(n), np.bool_(degrees), bits,
+                pointer(visited), counts))
     else:
         ids = frontier.ids
         if len(ids):
             kernel("tally_ids", ids.dtype)((grid_for(len(ids)),), (256,), (
-                graph.offsets, in_offsets, ids, np.int64(len(ids)), counts))
+                graph.offsets, in_offsets, ids, np.int64(len(ids)), np.bool_(degrees),
+                pointer(visited), counts))
     size, out_edges, in_edges = workspace.read_counters(counts, 3)
     if frontier.kind == "dense":
         frontier._size = size
     return (size, out_edges, in_edges), bits
+
+
+#: Per graph, the bitmap of its vertices without in-edges (pull_skip_bits),
+#: kept while the graph lives: n / 8 bytes, made once.
+_no_in_edges = weakref.WeakKeyDictionary()
+
+
+def pull_skip_bits(graph, labels):
+    """A new bitmap of the vertices a pull need not look at: the labelled
+    ones (``labels != -1``, int32 labels) and those without in-edges."""
+    n = len(labels)
+    words = -(-n // 32)
+    bits = graph.xp.empty(words, dtype=np.uint32)
+    if not words:
+        return bits
+    lonely = _no_in_edges.get(graph)
+    if lonely is None:
+        lonely = _no_in_edges[graph] = graph.xp.empty(words, dtype=np.uint32)
+        kernel("no_in_edges_bits")((grid_for(n),), (256,), (
+            graph.in_edges().offsets, np.int64(n), lonely))
+    kernel("pull_skip_bits")((grid_for(words),), (256,), (
+        labels, lonely, np.int64(n), np.bool_(labels.data.ptr % 16 == 0), bits))
+    return bits
 
 
 def _claim_types(graph, predecessor) -> tuple:
@@ -334,11 +361,13 @@ def _levels_grid(function) -> int:
     return per_sm * cupy.cuda.Device().attributes["MultiProcessorCount"]
 
 
-def _claim_pull(graph, frontier: Frontier, functor, among, active=None) -> Frontier:
+def _claim_pull(graph, frontier: Frontier, functor, among, active=None,
+                skip=None) -> Frontier:
     """Pull: one kernel over the candidates, then one over the in-edges of
     the hubs it set aside, if any. One device read (the hub count); the
     output's size is counted when it is first asked for, by the compaction
-    that makes its ids. ``active``: the frontier's bitmap, if known."""
+    that makes its ids. ``active``: the frontier's bitmap, if known;
+    ``skip``: vertices to pass by, if known."""
     n = graph.num_vertices
     in_edges = graph.in_edges()
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
@@ -354,8 +383,8 @@ def _claim_pull(graph, frontier: Frontier, functor, among, active=None) -> Front
                           dtype=graph.columns.dtype)
     hub_count = workspace.counter()
     kernel("claim_pull", *types)((grid_for(n),), (256,), (
-        in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask), active,
-        np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN), functor.labels,
+        in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask), pointer(skip),
+        active, np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN), functor.labels,
         np.int32(functor.value), pointer(predecessor), out, hubs, hub_count))
     found_hubs = workspace.read_counter(hub_count)
     if found_hubs:
