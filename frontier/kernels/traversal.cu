@@ -285,27 +285,25 @@ __global__ void tally_ids(const long long* offsets, const long long* in_offsets,
 
 // tally_ids's counts of a frontier given as a mask of n flags; also writes
 // its bitmap into `bits` (what a pull reads the frontier from) and, with
-// `visited`, adds it there. One thread per vertex, a warp vote per word.
+// `visited`, adds it there. One thread per 32-vertex word (16-byte loads).
 __global__ void tally_mask(const long long* offsets, const long long* in_offsets,
-                           const bool* mask, long long n, bool degrees, unsigned int* bits,
-                           unsigned int* visited, u64* tally) {
+                           const bool* mask, long long n, bool aligned, bool degrees,
+                           unsigned int* bits, unsigned int* visited, u64* tally) {
     long long stride = (long long)gridDim.x * blockDim.x;
-    long long rounds = (n + stride - 1) / stride;
-    long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long words = (n + 31) / 32;
+    long long rounds = (words + stride - 1) / stride;
+    long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     u64 vertices = 0, out = 0, in = 0;
-    for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
-        bool set = v < n && mask[v];
-        if (set) {
-            vertices += 1;
-            if (degrees) {
-                out += offsets[v + 1] - offsets[v];
-                in += in_offsets[v + 1] - in_offsets[v];
-            }
-        }
-        unsigned int word = __ballot_sync(FULL_MASK, set);
-        if ((threadIdx.x & 31) == 0 && v < n) {
-            bits[v >> 5] = word;
-            if (visited && word) visited[v >> 5] |= word;
+    for (long long r = 0; r < rounds; ++r, w += stride) {
+        if (w >= words) continue;
+        unsigned int word = pack_word(mask, false, w * 32, n, aligned);
+        bits[w] = word;
+        if (visited && word) visited[w] |= word;
+        vertices += __popc(word);
+        for (; degrees && word; word &= word - 1) {
+            long long v = w * 32 + __ffs(word) - 1;
+            out += offsets[v + 1] - offsets[v];
+            in += in_offsets[v + 1] - in_offsets[v];
         }
     }
     add_to_tally(vertices, out, in, tally);

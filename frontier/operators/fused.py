@@ -170,11 +170,13 @@ def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
     counts = workspace.counter(3)
     bits = None
     if frontier.kind == "dense":
-        bits = graph.xp.empty(-(-n // 32), dtype=np.uint32)
+        words = -(-n // 32)
+        bits = graph.xp.empty(words, dtype=np.uint32)
+        mask = frontier.mask
         if n:
-            kernel("tally_mask")((grid_for(n),), (256,), (
-                graph.offsets, in_offsets, frontier.mask, np.int64(n), np.bool_(degrees), bits,
-                pointer(visited), counts))
+            kernel("tally_mask")((grid_for(words),), (256,), (
+                graph.offsets, in_offsets, mask, np.int64(n), np.bool_(mask.data.ptr % 16 == 0),
+                np.bool_(degrees), bits, pointer(visited), counts))
     else:
         ids = frontier.ids
         if len(ids):
