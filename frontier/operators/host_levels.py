@@ -5,9 +5,10 @@ A replayed BFS step (:mod:`frontier.replay`) whose frontier is one vertex
 and which has visited nothing else runs its levels in
 :func:`scipy.sparse.csgraph.breadth_first_order` instead of a round of NumPy
 calls per level, which costs tens of microseconds even for a level of one
-vertex (a road network has hundreds of levels, a grid thousands). The hops
-from the source follow from the search's predecessors by pointer jumping
-(a pass per doubling of the depth). Every vertex within ``batch.allowed``
+vertex (a road network has hundreds of levels, a grid thousands). Where
+each level ends in the search's order follows from the number of children
+each vertex has in its predecessor tree (:func:`_level_ends`: a few passes
+over the vertices, then a scalar step a level). Every vertex within ``batch.allowed``
 levels gets the label and predecessor the step would give it level by level
 (a predecessor is some neighbour one level up, as in a level-by-level run).
 
@@ -24,12 +25,6 @@ import numpy as np
 
 from ..frontier import Frontier
 
-# Levels per reached vertex up to which _hops finds the levels' ends by
-# binary search (about a microsecond each) rather than by pointer jumping
-# (a few nanoseconds a vertex, times the doublings of the depth): DE's 457
-# levels over 49,109 vertices took 0.48 ms against 1.26 ms (CI machine).
-SEARCHED_LEVELS = 1 / 64
-
 
 def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     """Up to ``batch.allowed`` levels of a ``ClaimUnvisited`` push from a
@@ -45,53 +40,55 @@ def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     n = graph.num_vertices
     order, parent = breadth_first_order(_adjacency(graph), int(ids[0]), directed=True,
                                         return_predecessors=True)
-    hops = _hops(order, parent)
-    deepest = int(hops[-1])  # the search lists vertices by hops
-    last = min(deepest, batch.allowed)
-    reached = np.searchsorted(hops, last, side="right")  # those within `last` hops
+    # SciPy's int32 ids index at half the speed of intp ones (NumPy casts them each time)
+    order = order.astype(np.intp)
+    ends = _level_ends(order, parent, batch.allowed)
+    last = len(ends) - 1  # levels claimed: all the search found, or the batch's
+    reached = ends[last]  # the vertices within `last` hops
     claimed = order[1:reached]
-    labels[claimed] = hops[1:reached] + (functor.value - 1)
+    levels = (np.arange(1, last + 1) + (functor.value - 1)).astype(labels.dtype)
+    labels[claimed] = np.repeat(levels, np.diff(ends))
     if functor.predecessor is not None and reached == len(order):
         # every vertex the search reached is claimed: one pass, no gather
         np.copyto(functor.predecessor, parent, where=parent >= 0, casting="unsafe")
     elif functor.predecessor is not None:
         functor.predecessor[claimed] = parent[claimed]
-    if deepest < batch.allowed:  # the level after the deepest finds nothing
-        batch.taken = deepest + 1
+    if reached == len(order) and last < batch.allowed:  # the next level finds nothing
+        batch.taken = last + 1
         return Frontier.empty(n, graph.device)
     batch.taken = batch.allowed
-    first = np.searchsorted(hops, last, side="left")
-    return Frontier(n, graph.device, ids=order[first:reached].astype(graph.columns.dtype),
+    return Frontier(n, graph.device, ids=order[ends[last - 1]:reached].astype(graph.columns.dtype),
                     distinct=True)
 
 
-def _hops(order, parent):
-    """Hops from the source ``order[0]`` of each vertex of a breadth-first
-    ``order``. A search takes its queue in order, so the positions of the
-    vertices' parents never decrease along it: level ``k + 1`` is the run
-    of vertices whose parent lies in level ``k``, and one binary search
-    finds where it ends. That is a Python step per level, so a graph with
-    more than :data:`SEARCHED_LEVELS` per vertex listed (a path) turns to
-    pointer jumping over all of them instead (a pass per doubling)."""
-    reached = len(order)
-    position = np.empty(len(parent), dtype=np.intp)
-    position[order] = np.arange(reached)
-    up = np.empty(reached, dtype=np.intp)
-    up[0] = -1
-    np.take(position, parent[order[1:]], out=up[1:])
-    ends, search = [1], up.searchsorted
-    budget = 64 + int(reached * SEARCHED_LEVELS)
-    while ends[-1] < reached and len(ends) < budget:
-        ends.append(int(search(ends[-1])))
-    if ends[-1] == reached:
-        return np.repeat(np.arange(len(ends), dtype=np.int32), np.diff(ends, prepend=0))
-    up[0] = 0
-    hops = np.ones(reached, dtype=np.int32)
-    hops[0] = 0
-    while up[-1] != 0:  # the last vertex has the deepest ancestor
-        hops += np.take(hops, up)  # the hops to up, then on to up's up
-        up = np.take(up, up)
-    return hops
+def _level_ends(order, parent, levels: int) -> list[int]:
+    """``ends[k]``: how many vertices of a breadth-first ``order`` (from
+    ``order[0]``, with the search's ``parent`` of each vertex, negative for
+    none) lie within ``k`` hops, for ``k`` up to ``levels`` or the deepest.
+    A search takes its queue in order and appends each vertex's children as
+    it takes it, so the children of the first ``j`` vertices fill the
+    positions ``1`` to their count, and level ``k + 1`` ends where the
+    children of the vertices within ``k`` hops do: a count of children per
+    vertex, its running sum along the order, then a scalar step per level
+    (under 0.1 us; pointer jumping, a pass over the vertices per doubling
+    of the depth, wins only where almost every level is one vertex)."""
+    n, reached = len(parent), len(order)
+    tree = parent.astype(np.intp)
+    tree[tree < 0] = n  # the source and the unreached: counted apart
+    children = np.bincount(tree, minlength=n + 1)
+    after = np.empty(reached + 1, dtype=np.intp)  # after[j]: 1 + children of order[:j]
+    after[0] = 1
+    np.take(children, order, out=after[1:])
+    np.cumsum(after, out=after)
+    step = after.item
+    ends = [1]
+    end, append = 1, ends.append
+    for _ in range(levels):
+        if end == reached:
+            break
+        end = step(end)
+        append(end)
+    return ends
 
 
 def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier | None:
