@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontier import Frontier
+from ..graph import INT32_MAX
 
 
 def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
@@ -122,10 +123,15 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
 
 def _adjacency(graph, weights=None):
-    """The graph's arcs as a SciPy CSR matrix over its own offsets and
-    columns: ``weights`` as float64, or 1 on every arc."""
+    """The graph's arcs as a SciPy CSR matrix over its own columns: ``weights``
+    as float64, or 1 on every arc (one value, read through a zero stride:
+    the searches only pass it on). The offsets take the columns' dtype where
+    the arcs fit it (int32), so that SciPy's csgraph copies neither."""
     from scipy.sparse import csr_array
 
-    n = graph.num_vertices
-    data = np.ones(len(graph.columns)) if weights is None else weights.astype(np.float64)
-    return csr_array((data, graph.columns, graph.offsets), shape=(n, n))
+    n, columns = graph.num_vertices, graph.columns
+    data = np.broadcast_to(np.float64(1), columns.shape) if weights is None \
+        else weights.astype(np.float64)
+    index = columns.dtype if len(columns) <= INT32_MAX else graph.offsets.dtype
+    return csr_array((data, columns, graph.offsets.astype(index, copy=False)),
+                     shape=(n, n))
