@@ -236,6 +236,21 @@ def test_level_ends_from_a_search_order(n, seed, levels, unreached):
     assert ends == expected.tolist()
 
 
+def test_the_kept_scipy_matrix_follows_the_graphs_arrays():
+    """A graph's next search reuses SciPy's matrix of its arcs; a graph
+    given other arrays gets a new one (and the right levels)."""
+    G = _grid(6, 9, "cpu")
+    assert host_levels._adjacency(G) is host_levels._adjacency(G)
+    path = _path(G.num_vertices, "cpu")
+    G.offsets, G.columns, G.num_edges = path.offsets, path.columns, path.num_edges
+    G._max_out_degree = G._in_edges = None
+    matrix = host_levels._adjacency(G)
+    assert matrix.nnz == path.num_arcs
+    replayed, plain = _both(G, 0)
+    _assert_same_levels(G, 0, replayed, plain)
+    assert replayed.iterations == G.num_vertices
+
+
 def test_frontier_run_hints_at_the_cpu_for_long_host_bound_gpu_runs():
     from frontier.cli import DEEP_RUN_STEPS, deep_run_hint
 

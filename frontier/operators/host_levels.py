@@ -21,10 +21,16 @@ the step's one iteration; its predecessors form a shortest-path tree.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..frontier import Frontier
 from ..graph import INT32_MAX
+
+#: graph -> (its columns, its offsets, the SciPy matrix of 1s over them), for
+#: a graph's next search (the matrix's own arrays: int32 offsets at most)
+_UNWEIGHTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
@@ -71,7 +77,7 @@ def _level_ends(order, parent, levels: int) -> list[int]:
     positions ``1`` to their count, and level ``k + 1`` ends where the
     children of the vertices within ``k`` hops do: a count of children per
     vertex, its running sum along the order, then a scalar step per level
-    (under 0.1 us; pointer jumping, a pass over the vertices per doubling
+    (about 50 ns; pointer jumping, a pass over the vertices per doubling
     of the depth, wins only where almost every level is one vertex)."""
     n, reached = len(parent), len(order)
     tree = parent.astype(np.intp)
@@ -81,13 +87,13 @@ def _level_ends(order, parent, levels: int) -> list[int]:
     after[0] = 1
     np.take(children, order, out=after[1:])
     np.cumsum(after, out=after)
-    step = after.item
+    step = memoryview(after)  # its items are Python ints, read faster than by after.item
     ends = [1]
     end, append = 1, ends.append
     for _ in range(levels):
         if end == reached:
             break
-        end = step(end)
+        end = step[end]
         append(end)
     return ends
 
@@ -125,13 +131,21 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 def _adjacency(graph, weights=None):
     """The graph's arcs as a SciPy CSR matrix over its own columns: ``weights``
     as float64, or 1 on every arc (one value, read through a zero stride:
-    the searches only pass it on). The offsets take the columns' dtype where
-    the arcs fit it (int32), so that SciPy's csgraph copies neither."""
+    the searches only pass it on; that matrix is kept for the graph's next
+    search while its arrays stay the same). The offsets take the columns'
+    dtype where the arcs fit it (int32), so that SciPy's csgraph copies
+    neither; it writes to none of them."""
     from scipy.sparse import csr_array
 
-    n, columns = graph.num_vertices, graph.columns
+    n, columns, offsets = graph.num_vertices, graph.columns, graph.offsets
+    if weights is None:
+        kept = _UNWEIGHTED.get(graph)
+        if kept is not None and kept[0] is columns and kept[1] is offsets:
+            return kept[2]
     data = np.broadcast_to(np.float64(1), columns.shape) if weights is None \
-        else weights.astype(np.float64)
-    index = columns.dtype if len(columns) <= INT32_MAX else graph.offsets.dtype
-    return csr_array((data, columns, graph.offsets.astype(index, copy=False)),
-                     shape=(n, n))
+        else weights.astype(np.float64, copy=False)
+    index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
+    matrix = csr_array((data, columns, offsets.astype(index, copy=False)), shape=(n, n))
+    if weights is None:
+        _UNWEIGHTED[graph] = (columns, offsets, matrix)
+    return matrix
