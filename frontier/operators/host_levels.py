@@ -8,9 +8,10 @@ calls per level, which costs tens of microseconds even for a level of one
 vertex (a road network has hundreds of levels, a grid thousands). Where
 each level ends in the search's order follows from the number of children
 each vertex has in its predecessor tree (:func:`_level_ends`: a few passes
-over the vertices, then a scalar step a level). Every vertex within ``batch.allowed``
-levels gets the label and predecessor the step would give it level by level
-(a predecessor is some neighbour one level up, as in a level-by-level run).
+over the vertices, then a scalar step a level). Every vertex within
+``batch.allowed`` levels gets the label and predecessor the step would give
+it level by level (a predecessor is some neighbour one level up, as in a
+level-by-level run).
 
 A replayed relaxation (SSSP's step) from a single source, with no other
 distance set and no negative weight, runs on in
