@@ -118,7 +118,9 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
     n = graph.num_vertices
     # explicit zeros stay edges of weight 0, parallel arcs offer each weight
-    found, parent = dijkstra(_adjacency(graph, weights), directed=True, indices=source,
+    # Dijkstra reads the values: contiguous ones where the graph has no weights
+    values = np.ones(graph.num_arcs) if weights is None else weights
+    found, parent = dijkstra(_adjacency(graph, values), directed=True, indices=source,
                              return_predecessors=True)
     reached = np.isfinite(found)
     reached[source] = False
@@ -131,11 +133,11 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
 def _adjacency(graph, weights=None):
     """The graph's arcs as a SciPy CSR matrix over its own columns: ``weights``
-    as float64, or 1 on every arc (one value, read through a zero stride:
-    the searches only pass it on; that matrix is kept for the graph's next
-    search while its arrays stay the same). The offsets take the columns'
-    dtype where the arcs fit it (int32), so that SciPy's csgraph copies
-    neither; it writes to none of them."""
+    as float64, or, for a search that reads no values (BFS), 1 on every arc
+    (one value read through a zero stride; that matrix is kept for the
+    graph's next search while its arrays stay the same). The offsets take
+    the columns' dtype where the arcs fit it (int32), so that SciPy's
+    csgraph copies neither; it writes to none of them."""
     from scipy.sparse import csr_array
 
     n, columns, offsets = graph.num_vertices, graph.columns, graph.offsets
