@@ -151,6 +151,7 @@ def test_batches_end_and_continue_level_by_level(device, monkeypatch):
     """A batch allowed fewer levels than the graph has stops with the last
     level's frontier, and the next batch goes on from there."""
     monkeypatch.setattr(loop, "LEVELS_PER_BATCH", 7)
+    monkeypatch.setattr(loop, "HOST_LEVELS_PER_BATCH", 7)
     G = _grid(9, 30, device)
     replayed, plain = _both(G, 4)
     _assert_same_levels(G, 4, replayed, plain)
@@ -165,13 +166,23 @@ def test_a_batch_of_about_the_depth(shape, beyond, monkeypatch):
     the empty one after it (CPU: SciPy's search, cut at the batch)."""
     G, source = (_path(60, "cpu"), 0) if shape == "path" else (_grid(7, 11, "cpu"), 0)
     deepest = 59 if shape == "path" else 16
-    monkeypatch.setattr(loop, "LEVELS_PER_BATCH", deepest + beyond)
+    monkeypatch.setattr(loop, "HOST_LEVELS_PER_BATCH", deepest + beyond)
     replayed, plain = _both(G, source)
     _assert_same_levels(G, source, replayed, plain)
     assert plain.iterations == deepest + 1
     # one batch of all levels and the empty one after; or a batch, then a
     # step to the empty level (and before it, to the deepest)
     assert replayed.replayed_levels == {1: deepest, 0: deepest - 1, -1: deepest - 2}[beyond]
+
+
+def test_a_cpu_batch_runs_all_of_scipys_levels():
+    """On the CPU a batch is not cut at a GPU's LEVELS_PER_BATCH: a path
+    deeper than that runs in one step (then the empty level)."""
+    G = _path(loop.LEVELS_PER_BATCH + 904, "cpu")
+    replayed, plain = _both(G, 0)
+    _assert_same_levels(G, 0, replayed, plain)
+    assert replayed.iterations == G.num_vertices
+    assert replayed.replayed_levels == G.num_vertices - 1
 
 
 class CountingBFS(BFS):
