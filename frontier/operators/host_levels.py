@@ -138,13 +138,13 @@ def _adjacency(graph, weights=None):
     graph's next search while its arrays stay the same). The offsets take
     the columns' dtype where the arcs fit it (int32), so that SciPy's
     csgraph copies neither; it writes to none of them."""
-    from scipy.sparse import csr_array
-
     n, columns, offsets = graph.num_vertices, graph.columns, graph.offsets
     if weights is None:
         kept = _UNWEIGHTED.get(graph)
         if kept is not None and kept[0] is columns and kept[1] is offsets:
             return kept[2]
+    from scipy.sparse import csr_array
+
     data = np.broadcast_to(np.float64(1), columns.shape) if weights is None \
         else weights.astype(np.float64, copy=False)
     index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
