@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 
-from .replay import LEVELS_PER_BATCH, level_batch
+from .replay import HOST_LEVELS_PER_BATCH, LEVELS_PER_BATCH, level_batch
 from .result import Result
 
 
@@ -39,7 +39,7 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     while not _stop(run, frontier, iteration, boundary):
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
-        with _batch(replay, iteration, max_iterations) as batch:
+        with _batch(replay, iteration, max_iterations, run.graph.device.is_gpu) as batch:
             frontier = run.step(frontier, iteration)
         if boundary is not None:
             frontier = boundary.synchronize(frontier)
@@ -57,13 +57,14 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     return result
 
 
-def _batch(replay: bool, iteration: int, max_iterations: int | None):
+def _batch(replay: bool, iteration: int, max_iterations: int | None, gpu: bool):
     """The level batch a replayed step runs in (none without ``replay``),
     never reaching past ``max_iterations``."""
     if not replay:
         return contextlib.nullcontext()
-    left = LEVELS_PER_BATCH if max_iterations is None else max_iterations - iteration
-    return level_batch(min(LEVELS_PER_BATCH, left))
+    most = LEVELS_PER_BATCH if gpu else HOST_LEVELS_PER_BATCH
+    left = most if max_iterations is None else max_iterations - iteration
+    return level_batch(min(most, left))
 
 
 def _stop(run, frontier, iteration: int, boundary) -> bool:

@@ -39,9 +39,13 @@ import threading
 
 import numpy as np
 
-#: Levels a batch may run at most: the host regains control (progress,
-#: Ctrl-C) at least this often.
+#: Levels a batch may run at most on a GPU: the host regains control
+#: (progress, Ctrl-C) at least this often.
 LEVELS_PER_BATCH = 4096
+#: The same on the CPU, where a batch is one search of SciPy's (which holds
+#: the host anyway) and a few passes over its result; the levels past a
+#: batch run one by one, at tens of microseconds each.
+HOST_LEVELS_PER_BATCH = 1 << 24
 
 _open = threading.local()
 

@@ -151,10 +151,38 @@ def test_batches_end_and_continue_level_by_level(device, monkeypatch):
     """A batch allowed fewer levels than the graph has stops with the last
     level's frontier, and the next batch goes on from there."""
     monkeypatch.setattr(loop, "LEVELS_PER_BATCH", 7)
+    monkeypatch.setattr(loop, "HOST_LEVELS_PER_BATCH", 7)
     G = _grid(9, 30, device)
     replayed, plain = _both(G, 4)
     _assert_same_levels(G, 4, replayed, plain)
     assert 0 < replayed.replayed_levels < replayed.iterations
+
+
+@pytest.mark.parametrize("shape", ["path", "grid"])
+@pytest.mark.parametrize("beyond", [-1, 0, 1])
+def test_a_batch_of_about_the_depth(shape, beyond, monkeypatch):
+    """A batch allowed one level fewer than the graph is deep, as many, or
+    one more: the first batch ends with the deepest level's frontier, or with
+    the empty one after it (CPU: SciPy's search, cut at the batch)."""
+    G, source = (_path(60, "cpu"), 0) if shape == "path" else (_grid(7, 11, "cpu"), 0)
+    deepest = 59 if shape == "path" else 16
+    monkeypatch.setattr(loop, "HOST_LEVELS_PER_BATCH", deepest + beyond)
+    replayed, plain = _both(G, source)
+    _assert_same_levels(G, source, replayed, plain)
+    assert plain.iterations == deepest + 1
+    # one batch of all levels and the empty one after; or a batch, then a
+    # step to the empty level (and before it, to the deepest)
+    assert replayed.replayed_levels == {1: deepest, 0: deepest - 1, -1: deepest - 2}[beyond]
+
+
+def test_a_cpu_batch_runs_all_of_scipys_levels():
+    """On the CPU a batch is not cut at a GPU's LEVELS_PER_BATCH: a path
+    deeper than that runs in one step (then the empty level)."""
+    G = _path(loop.LEVELS_PER_BATCH + 904, "cpu")
+    replayed, plain = _both(G, 0)
+    _assert_same_levels(G, 0, replayed, plain)
+    assert replayed.iterations == G.num_vertices
+    assert replayed.replayed_levels == G.num_vertices - 1
 
 
 class CountingBFS(BFS):
@@ -195,10 +223,12 @@ def test_several_devices_run_level_by_level():
 
 
 @settings(max_examples=30)
-@given(n=st.integers(2, 3000), seed=st.integers(0, 2**32 - 1), jump=st.booleans())
-def test_hops_from_a_search_order(n, seed, jump):
-    """Both ways of counting hops (binary searches per level, pointer
-    jumping) against NetworkX on random trees of all depths."""
+@given(n=st.integers(1, 3000), seed=st.integers(0, 2**32 - 1), levels=st.integers(1, 5000),
+       unreached=st.integers(0, 5))
+def test_level_ends_from_a_search_order(n, seed, levels, unreached):
+    """Where each level ends in SciPy's search order, against NetworkX's
+    hops, on random trees of all depths (paths among them) with a few
+    unreached vertices, up to a batch's ``levels``."""
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import breadth_first_order
 
@@ -206,19 +236,30 @@ def test_hops_from_a_search_order(n, seed, jump):
     # a random recursive tree, made deeper by attaching near the newest vertices
     parents = np.maximum(0, np.arange(1, n) - 1 - rng.integers(0, 4, n - 1))
     g = nx.Graph(zip(parents.tolist(), range(1, n)))
-    g.add_nodes_from(range(n))
+    g.add_nodes_from(range(n + unreached))
     G = fr.Graph.from_networkx(g, device="cpu")
-    adjacency = csr_array((np.ones(G.num_arcs), G.columns, G.offsets), shape=(n, n))
+    size = G.num_vertices
+    adjacency = csr_array((np.ones(G.num_arcs), G.columns, G.offsets), shape=(size, size))
     order, parent = breadth_first_order(adjacency, 0, directed=True, return_predecessors=True)
-    saved = host_levels.SEARCHED_LEVELS
-    host_levels.SEARCHED_LEVELS = 0.0 if jump else 1.0
-    try:
-        hops = host_levels._hops(order, parent)
-    finally:
-        host_levels.SEARCHED_LEVELS = saved
-    expected = nx.single_source_shortest_path_length(g, 0)
-    assert hops.tolist() == [expected[v] for v in order.tolist()]
+    ends = host_levels._level_ends(order.astype(np.intp), parent, levels)
+    hops = np.bincount(list(nx.single_source_shortest_path_length(g, 0).values()))
+    expected = np.cumsum(hops)[:levels + 1]
+    assert ends == expected.tolist()
 
+
+def test_the_kept_scipy_matrix_follows_the_graphs_arrays():
+    """A graph's next search reuses SciPy's matrix of its arcs; a graph
+    given other arrays gets a new one (and the right levels)."""
+    G = _grid(6, 9, "cpu")
+    assert host_levels._adjacency(G) is host_levels._adjacency(G)
+    path = _path(G.num_vertices, "cpu")
+    G.offsets, G.columns, G.num_edges = path.offsets, path.columns, path.num_edges
+    G._max_out_degree = G._in_edges = None
+    matrix = host_levels._adjacency(G)
+    assert matrix.nnz == path.num_arcs
+    replayed, plain = _both(G, 0)
+    _assert_same_levels(G, 0, replayed, plain)
+    assert replayed.iterations == G.num_vertices
 
 
 def test_frontier_run_hints_at_the_cpu_for_long_host_bound_gpu_runs():

@@ -5,11 +5,13 @@ A replayed BFS step (:mod:`frontier.replay`) whose frontier is one vertex
 and which has visited nothing else runs its levels in
 :func:`scipy.sparse.csgraph.breadth_first_order` instead of a round of NumPy
 calls per level, which costs tens of microseconds even for a level of one
-vertex (a road network has hundreds of levels, a grid thousands). The hops
-from the source follow from the search's predecessors by pointer jumping
-(a pass per doubling of the depth). Every vertex within ``batch.allowed``
-levels gets the label and predecessor the step would give it level by level
-(a predecessor is some neighbour one level up, as in a level-by-level run).
+vertex (a road network has hundreds of levels, a grid thousands). Where
+each level ends in the search's order follows from the number of children
+each vertex has in its predecessor tree (:func:`_level_ends`: a few passes
+over the vertices, then a scalar step a level). Every vertex within
+``batch.allowed`` levels gets the label and predecessor the step would give
+it level by level (a predecessor is some neighbour one level up, as in a
+level-by-level run).
 
 A replayed relaxation (SSSP's step) from a single source, with no other
 distance set and no negative weight, runs on in
@@ -20,15 +22,16 @@ the step's one iteration; its predecessors form a shortest-path tree.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..frontier import Frontier
+from ..graph import INT32_MAX
 
-# Levels per reached vertex up to which _hops finds the levels' ends by
-# binary search (about a microsecond each) rather than by pointer jumping
-# (a few nanoseconds a vertex, times the doublings of the depth): DE's 457
-# levels over 49,109 vertices took 0.48 ms against 1.26 ms (CI machine).
-SEARCHED_LEVELS = 1 / 64
+#: graph -> (its columns, its offsets, the SciPy matrix of 1s over them), for
+#: a graph's next search (the matrix's own arrays: int32 offsets at most)
+_UNWEIGHTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
@@ -45,53 +48,55 @@ def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     n = graph.num_vertices
     order, parent = breadth_first_order(_adjacency(graph), int(ids[0]), directed=True,
                                         return_predecessors=True)
-    hops = _hops(order, parent)
-    deepest = int(hops[-1])  # the search lists vertices by hops
-    last = min(deepest, batch.allowed)
-    reached = np.searchsorted(hops, last, side="right")  # those within `last` hops
+    # SciPy's int32 ids index at half the speed of intp ones (NumPy casts them each time)
+    order = order.astype(np.intp)
+    ends = _level_ends(order, parent, batch.allowed)
+    last = len(ends) - 1  # levels claimed: all the search found, or the batch's
+    reached = ends[last]  # the vertices within `last` hops
     claimed = order[1:reached]
-    labels[claimed] = hops[1:reached] + (functor.value - 1)
+    levels = (np.arange(1, last + 1) + (functor.value - 1)).astype(labels.dtype)
+    labels[claimed] = np.repeat(levels, np.diff(ends))
     if functor.predecessor is not None and reached == len(order):
         # every vertex the search reached is claimed: one pass, no gather
         np.copyto(functor.predecessor, parent, where=parent >= 0, casting="unsafe")
     elif functor.predecessor is not None:
         functor.predecessor[claimed] = parent[claimed]
-    if deepest < batch.allowed:  # the level after the deepest finds nothing
-        batch.taken = deepest + 1
+    if reached == len(order) and last < batch.allowed:  # the next level finds nothing
+        batch.taken = last + 1
         return Frontier.empty(n, graph.device)
     batch.taken = batch.allowed
-    first = np.searchsorted(hops, last, side="left")
-    return Frontier(n, graph.device, ids=order[first:reached].astype(graph.columns.dtype),
+    return Frontier(n, graph.device, ids=order[ends[last - 1]:reached].astype(graph.columns.dtype),
                     distinct=True)
 
 
-def _hops(order, parent):
-    """Hops from the source ``order[0]`` of each vertex of a breadth-first
-    ``order``. A search takes its queue in order, so the positions of the
-    vertices' parents never decrease along it: level ``k + 1`` is the run
-    of vertices whose parent lies in level ``k``, and one binary search
-    finds where it ends. That is a Python step per level, so a graph with
-    more than :data:`SEARCHED_LEVELS` per vertex listed (a path) turns to
-    pointer jumping over all of them instead (a pass per doubling)."""
-    reached = len(order)
-    position = np.empty(len(parent), dtype=np.intp)
-    position[order] = np.arange(reached)
-    up = np.empty(reached, dtype=np.intp)
-    up[0] = -1
-    np.take(position, parent[order[1:]], out=up[1:])
-    ends, search = [1], up.searchsorted
-    budget = 64 + int(reached * SEARCHED_LEVELS)
-    while ends[-1] < reached and len(ends) < budget:
-        ends.append(int(search(ends[-1])))
-    if ends[-1] == reached:
-        return np.repeat(np.arange(len(ends), dtype=np.int32), np.diff(ends, prepend=0))
-    up[0] = 0
-    hops = np.ones(reached, dtype=np.int32)
-    hops[0] = 0
-    while up[-1] != 0:  # the last vertex has the deepest ancestor
-        hops += np.take(hops, up)  # the hops to up, then on to up's up
-        up = np.take(up, up)
-    return hops
+def _level_ends(order, parent, levels: int) -> list[int]:
+    """``ends[k]``: how many vertices of a breadth-first ``order`` (from
+    ``order[0]``, with the search's ``parent`` of each vertex, negative for
+    none) lie within ``k`` hops, for ``k`` up to ``levels`` or the deepest.
+    A search takes its queue in order and appends each vertex's children as
+    it takes it, so the children of the first ``j`` vertices fill the
+    positions ``1`` to their count, and level ``k + 1`` ends where the
+    children of the vertices within ``k`` hops do: a count of children per
+    vertex, its running sum along the order, then a scalar step per level
+    (about 50 ns; pointer jumping, a pass over the vertices per doubling
+    of the depth, wins only where almost every level is one vertex)."""
+    n, reached = len(parent), len(order)
+    tree = parent.astype(np.intp)
+    tree[tree < 0] = n  # the source and the unreached: counted apart
+    children = np.bincount(tree, minlength=n + 1)
+    after = np.empty(reached + 1, dtype=np.intp)  # after[j]: 1 + children of order[:j]
+    after[0] = 1
+    np.take(children, order, out=after[1:])
+    np.cumsum(after, out=after)
+    step = memoryview(after)  # its items are Python ints, read faster than by after.item
+    ends = [1]
+    end, append = 1, ends.append
+    for _ in range(levels):
+        if end == reached:
+            break
+        end = step[end]
+        append(end)
+    return ends
 
 
 def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier | None:
@@ -113,7 +118,9 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
     n = graph.num_vertices
     # explicit zeros stay edges of weight 0, parallel arcs offer each weight
-    found, parent = dijkstra(_adjacency(graph, weights), directed=True, indices=source,
+    # Dijkstra reads the values: contiguous ones where the graph has no weights
+    values = np.ones(graph.num_arcs) if weights is None else weights
+    found, parent = dijkstra(_adjacency(graph, values), directed=True, indices=source,
                              return_predecessors=True)
     reached = np.isfinite(found)
     reached[source] = False
@@ -125,10 +132,23 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
 
 def _adjacency(graph, weights=None):
-    """The graph's arcs as a SciPy CSR matrix over its own offsets and
-    columns: ``weights`` as float64, or 1 on every arc."""
+    """The graph's arcs as a SciPy CSR matrix over its own columns: ``weights``
+    as float64, or, for a search that reads no values (BFS), 1 on every arc
+    (one value read through a zero stride; that matrix is kept for the
+    graph's next search while its arrays stay the same). The offsets take
+    the columns' dtype where the arcs fit it (int32), so that SciPy's
+    csgraph copies neither; it writes to none of them."""
+    n, columns, offsets = graph.num_vertices, graph.columns, graph.offsets
+    if weights is None:
+        kept = _UNWEIGHTED.get(graph)
+        if kept is not None and kept[0] is columns and kept[1] is offsets:
+            return kept[2]
     from scipy.sparse import csr_array
 
-    n = graph.num_vertices
-    data = np.ones(len(graph.columns)) if weights is None else weights.astype(np.float64)
-    return csr_array((data, graph.columns, graph.offsets), shape=(n, n))
+    data = np.broadcast_to(np.float64(1), columns.shape) if weights is None \
+        else weights.astype(np.float64, copy=False)
+    index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
+    matrix = csr_array((data, columns, offsets.astype(index, copy=False)), shape=(n, n))
+    if weights is None:
+        _UNWEIGHTED[graph] = (columns, offsets, matrix)
+    return matrix
