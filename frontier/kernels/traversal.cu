@@ -626,10 +626,39 @@ __global__ void clear_bits(const V* ids, long long count, unsigned int* bits) {
     }
 }
 
+// The root of x's tree in `labels` (the label that labels itself), halving
+// the path on the way: a vertex that is not a root may take its
+// grandparent, an ancestor, whatever other threads do meanwhile (a label
+// only ever moves to an ancestor, and roots are changed by compare-and-swap).
+template <typename L>
+__device__ __forceinline__ L find_root(L* labels, L x) {
+    L up = labels[x];
+    while (up != x) {
+        L next = labels[up];
+        if (next != up) labels[x] = next;
+        x = up;
+        up = next;
+    }
+    return x;
+}
+
+__device__ __forceinline__ int swap_if(int* address, int expected, int value) {
+    return atomicCAS(address, expected, value);
+}
+
+__device__ __forceinline__ long long swap_if(long long* address, long long expected,
+                                             long long value) {
+    return (long long)atomicCAS((u64*)address, (u64)expected, (u64)value);
+}
+
 // Connected components, hooking: for every edge of the listed vertices (whose
-// neighbour is `active`, if given) the roots of the two endpoints each take
-// the smaller of the two (atomic min). Over CSR this is a push over out-edges;
-// over CSC a pull over in-edges: hooking is symmetric.
+// neighbour is `active`, if given) the trees of the two endpoints are joined,
+// the larger root linked under the smaller by compare-and-swap, retried from
+// the new roots when another thread linked one first (a lock-free union-find,
+// as ECL-CC's). Every root stays the smallest id of its tree, so one pass
+// over a component's edges leaves it one tree rooted at its smallest vertex.
+// Over CSR this is a push over out-edges; over CSC a pull over in-edges:
+// hooking is symmetric.
 template <typename V, typename L>
 __global__ void hook(const long long* offsets, const V* neighbours, const V* vertices,
                      const long long* ends, long long count, long long total,
@@ -639,11 +668,14 @@ __global__ void hook(const long long* offsets, const V* neighbours, const V* ver
         if (!valid) return;
         V u = neighbours[edge];
         if (active && !active[u]) return;
-        L v_root = labels[v], u_root = labels[u];
-        // Read before the atomic: on skewed graphs most edges of a hub find
-        // its root already as low as they would set it.
-        if (v_root < u_root && labels[u_root] > v_root) atomicMin(labels + u_root, v_root);
-        if (u_root < v_root && labels[v_root] > u_root) atomicMin(labels + v_root, u_root);
+        L v_root = find_root(labels, (L)v), u_root = find_root(labels, (L)u);
+        while (v_root != u_root) {
+            L high = max(v_root, u_root), low = min(v_root, u_root);
+            L seen = swap_if(labels + high, high, low);
+            if (seen == high) break;  // linked
+            v_root = find_root(labels, seen);
+            u_root = find_root(labels, low);
+        }
     });
 }
 
