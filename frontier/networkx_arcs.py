@@ -249,7 +249,8 @@ def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     every arc, the position of its pair's among those read."""
     arcs = np.arange(len(partner))
     first = partner >= arcs
-    return first, (np.cumsum(first) - 1)[np.where(first, arcs, partner)]
+    # A pair's first arc is the lower of the two positions.
+    return first, (np.cumsum(first) - 1)[np.minimum(arcs, partner, out=arcs)]
 
 
 def fresh_dicts(graph) -> bool:
