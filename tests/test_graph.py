@@ -355,6 +355,28 @@ def test_partners_of_repeated_addresses():
     assert object_addresses.partners(np.array([16, 16 + 2**40], np.uintp)).tolist() == [0, 1]
 
 
+@given(st.lists(st.integers(0, 40), max_size=60), st.sampled_from([1, 16, 2**20]),
+       st.booleans())
+def test_partners_are_the_other_occurrence(picks, scale, spread_out):
+    # Against a plain loop: each address's other occurrence (its own when
+    # alone), None when one occurs three times or more; through the table,
+    # and through the sort where the addresses span too much for one.
+    found = np.array([16 + scale * p for p in picks], np.uintp)
+    at = defaultdict(list)
+    for i, address in enumerate(found.tolist()):
+        at[address].append(i)
+    if any(len(places) > 2 for places in at.values()):
+        expected = None
+    else:
+        expected = [next((j for j in at[a] if j != i), i) for i, a in enumerate(found.tolist())]
+    with pytest.MonkeyPatch.context() as patch:
+        if spread_out:
+            patch.setattr(object_addresses, "PARTNER_TABLE_BASE", 0)
+            patch.setattr(object_addresses, "PARTNER_TABLE_PER_ENTRY", 0)
+        partner = object_addresses.partners(found)
+    assert (None if partner is None else partner.tolist()) == expected
+
+
 @given(st.lists(st.sampled_from(range(12)), max_size=60), st.integers(1, 12))
 def test_neighbour_positions_are_the_index_lookups(picks, n):
     # Rows of neighbours, each either the node's own object or an equal copy.
