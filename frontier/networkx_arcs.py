@@ -310,18 +310,29 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     row order: ``[index[v] for row in rows for v in row]`` with ``index``
     the position of each node, without a Python step per neighbour.
 
-    A neighbour that is the node object itself is found by its address;
-    each other one (equal to a node, not the same object) by a dict lookup.
-    Nodes and neighbours are alive throughout, so equal addresses are the
-    same object.
+    Nodes that are the integers ``0 .. n-1`` (:func:`node_ids`) are read
+    as int64 values (a neighbour equal to one is that integer), and put
+    in node order. Other nodes: a neighbour that is the node object itself
+    is found by its address; each other one (equal to a node, not the same
+    object) by a dict lookup. Nodes and neighbours are alive throughout, so
+    equal addresses are the same object.
 
     Raises
     ------
     ValueError
         If the rows hold fewer than ``count`` neighbours.
     KeyError
-        If a neighbour is not one of ``nodes``.
+        If a neighbour is not one of ``nodes`` (of nodes other than ids).
     """
+    ids = node_ids(nodes)
+    if ids is not None:
+        try:
+            values = np.fromiter(chain.from_iterable(rows), np.int64, count)
+        except TypeError:  # a neighbour equal to an id, not a real number (a complex)
+            pass
+        else:
+            in_order = bool((ids == np.arange(len(ids))).all())
+            return values if in_order else _node_order(ids)[values]
     neighbours = np.fromiter(chain.from_iterable(rows), object, count)
     positions, found = AddressIndex(nodes).find(addresses(neighbours))
     if not found.all():

@@ -389,6 +389,22 @@ def test_neighbour_positions_are_the_index_lookups(picks, n):
     np.testing.assert_array_equal(neighbour_positions(rows, len(expected), nodes), expected)
 
 
+
+@given(st.permutations(range(6)), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4)),
+                                           max_size=40))
+def test_neighbour_positions_of_integer_nodes(nodes, picks):
+    # Nodes 0..n-1 in any order; neighbours equal to a node in any form
+    # NetworkX could hold (the node, a float, a NumPy int, a bool, a
+    # complex): the position of the node each one equals.
+    forms = (int, float, np.int64, lambda k: bool(k) if k < 2 else k, complex)
+    rows = [{}, {}, {}]
+    for j, (pick, form) in enumerate(picks):
+        rows[j % 3][forms[form](pick)] = None
+    index = {node: i for i, node in enumerate(nodes)}
+    expected = [index[v] for row in rows for v in row]
+    np.testing.assert_array_equal(neighbour_positions(rows, len(expected), list(nodes)),
+                                  expected)
+
 def test_networkx_weights_must_be_numbers():
     for value in ("heavy", {"kg": 1}):
         g = nx.Graph([(0, 1, {"weight": value})])
