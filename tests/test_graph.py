@@ -335,7 +335,8 @@ def test_shared_edge_data_is_detected():
         return networkx_arcs.mirrored_arcs(values, src, rows, range(len(rows)))
 
     shared, other = {"weight": 1}, {"weight": 2}
-    assert mirrored([{1: shared}, {0: shared, 1: other}]).tolist() == [1, 0, 2]
+    partner, dst = mirrored([{1: shared}, {0: shared, 1: other}])
+    assert partner.tolist() == [1, 0, 2] and dst.tolist() == [1, 0, 1]
     assert mirrored([{1: shared}, {0: shared, 2: shared}, {1: shared}]) is None  # 4 arcs
     assert mirrored([{1: shared, 2: shared}, {}, {}]) is None  # two in one row
     assert mirrored([{1: shared}, {}]) is None  # alone, not a self loop
