@@ -176,10 +176,12 @@ class Graph:
     def _from_arcs(cls, src, dst, weights, num_vertices, directed, *,
                    both_directions: bool = False, deduplicate: bool = False,
                    remove_self_loops: bool = False, vertex_dtype=None, relabel: bool = False,
-                   device=None) -> Graph:
+                   grouped: bool = False, device=None) -> Graph:
         """:meth:`from_edges`, where ``both_directions`` says that an
         undirected graph's edges other than self loops are there in both
-        directions already (its arcs), not to be mirrored again."""
+        directions already (its arcs), not to be mirrored again, and
+        ``grouped`` that the arcs come grouped by source (sorted by a
+        merging sort, which takes such runs as they are)."""
         dev = get_device(device)
         xp = dev.xp
         src, dst = dev.asarray(src), dev.asarray(dst)
@@ -205,7 +207,7 @@ class Graph:
             if not both_directions:
                 src, dst, weights = _symmetrize(xp, src, dst, weights)
         offsets, columns, weights = _build_csr(xp, src, dst, weights, n, deduplicate,
-                                               _vertex_dtype(vertex_dtype, n))
+                                               _vertex_dtype(vertex_dtype, n), grouped)
         num_arcs = len(columns)
         if directed:
             num_edges = num_arcs
@@ -270,7 +272,8 @@ class Graph:
         """
         labels, src, dst, weights, both_directions = networkx_arcs(graph, weight)
         G = cls._from_arcs(src, dst, weights, len(graph), graph.is_directed(),
-                           both_directions=both_directions, device=device)
+                           both_directions=both_directions,
+                           grouped=both_directions or graph.is_directed(), device=device)
         G.node_labels = labels
         return G
 
@@ -657,12 +660,14 @@ def _vertex_dtype(dtype, n: int):
     return dtype
 
 
-def sorted_arc_keys(xp, key, weights, deduplicate: bool):
+def sorted_arc_keys(xp, key, weights, deduplicate: bool, grouped: bool = False):
     """Arc keys (``row * width + column``) in increasing order, and the
     permutation that sorted them (``None`` without weights: unweighted keys
     are sorted in place). Among equal keys the lightest weight comes first
     (a stable key sort after a weight sort), and ``deduplicate`` keeps only
-    that first one of each run."""
+    that first one of each run. ``grouped``: the keys come in runs by
+    source, which a stable (merging) sort takes as they are, several times
+    faster than NumPy's default quicksort."""
     order = None
     if weights is not None:
         order = xp.argsort(key, kind="stable")
@@ -675,7 +680,7 @@ def sorted_arc_keys(xp, key, weights, deduplicate: bool):
             sorted_key = key[order]
         key = sorted_key
     else:
-        key.sort()
+        key.sort(kind="stable" if grouped else None)
     if deduplicate and len(key):
         first = xp.concatenate([xp.ones(1, dtype=bool), key[1:] != key[:-1]])
         key = key[first]
@@ -683,7 +688,8 @@ def sorted_arc_keys(xp, key, weights, deduplicate: bool):
     return key, order
 
 
-def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
+def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype,
+               grouped: bool = False):
     """Sort arcs by (source, destination) and compress the sources.
 
     Each arc is one int64 key ``src * n + dst``; an unweighted graph sorts the
@@ -699,7 +705,7 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype):
     # first (a GPU searches in parallel; CuPy's bincount needs n > 0).
     counts = np.bincount(src, minlength=n) if xp is np and not deduplicate else None
     del src, dst
-    key, order = sorted_arc_keys(xp, key, weights, deduplicate)
+    key, order = sorted_arc_keys(xp, key, weights, deduplicate, grouped)
     if counts is None:
         offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
     else:

@@ -85,12 +85,13 @@ def networkx_arcs(graph, weight: str | None):
     degree, values = row_values(rows)
     count = len(values)
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
-    partner = None  # the arc in the other direction, when read off the dicts
+    mirrored = None  # each arc's partner in the other direction, and its neighbour
     if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
-        partner = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
-    if partner is not None:
-        dst = src[partner]
+        mirrored = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
+    if mirrored is not None:
+        partner, dst = mirrored
     else:
+        partner = None
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
             else neighbour_positions(rows, count, nodes)
     if graph.is_multigraph():
@@ -204,15 +205,17 @@ def _plain_data(graph) -> bool:
     return type(graph).edge_attr_dict_factory is dict
 
 
-def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
-    """Each arc's partner in the other direction, which gives its neighbour
-    (the partner's row) without a lookup: NetworkX keeps one data dict per
+def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list,
+                  row_nodes) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each arc's partner in the other direction, and its neighbour (the
+    partner's row), found without a lookup: NetworkX keeps one data dict per
     edge (a multigraph: one key dict per pair of ends), stored under both
     its ends, so the arc ``u -> v`` holds the same object as ``v -> u``; a
     self loop's is stored once, and is its own partner.
 
     ``values`` is what each arc holds, ``src`` its row, ``row_nodes[u]`` the
-    node of row ``u``. Returns ``None`` where the dicts do not keep to that
+    node of row ``u``. Returns ``(partner, dst)``, or ``None`` where the
+    dicts do not keep to that
     (a subclass whose ``edge_attr_dict_factory`` shares one dict among
     edges, as NetworkX's documentation shows), for the caller to look the
     neighbours up. Shared dicts show as an object under three arcs or more,
@@ -231,7 +234,7 @@ def mirrored_arcs(values: np.ndarray, src: np.ndarray, rows: list, row_nodes):
         u = int(src[arc])
         if rows[u].get(row_nodes[u]) is not values[arc]:
             return None
-    return partner
+    return partner, dst
 
 
 def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
@@ -239,8 +242,12 @@ def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
     """Each arc's weight (see :func:`_weights`), read from one arc of each
     edge (the one before its partner, or a self loop) and copied to the
     other, which holds the same data."""
-    first, which = read_once(partner)
-    return _weights(values, weight, plain, first)[which]
+    first = partner >= np.arange(len(partner))
+    read = _weights(values, weight, plain, first)
+    weights = np.empty(len(partner), read.dtype)
+    weights[first] = read
+    weights[partner[first]] = read
+    return weights
 
 
 def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -249,7 +256,8 @@ def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     every arc, the position of its pair's among those read."""
     arcs = np.arange(len(partner))
     first = partner >= arcs
-    return first, (np.cumsum(first) - 1)[np.where(first, arcs, partner)]
+    # A pair's first arc is the lower of the two positions.
+    return first, (np.cumsum(first) - 1)[np.minimum(arcs, partner, out=arcs)]
 
 
 def fresh_dicts(graph) -> bool:
@@ -309,18 +317,29 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     row order: ``[index[v] for row in rows for v in row]`` with ``index``
     the position of each node, without a Python step per neighbour.
 
-    A neighbour that is the node object itself is found by its address;
-    each other one (equal to a node, not the same object) by a dict lookup.
-    Nodes and neighbours are alive throughout, so equal addresses are the
-    same object.
+    Nodes that are the integers ``0 .. n-1`` (:func:`node_ids`) are read
+    as int64 values (a neighbour equal to one is that integer), and put
+    in node order. Other nodes: a neighbour that is the node object itself
+    is found by its address; each other one (equal to a node, not the same
+    object) by a dict lookup. Nodes and neighbours are alive throughout, so
+    equal addresses are the same object.
 
     Raises
     ------
     ValueError
         If the rows hold fewer than ``count`` neighbours.
     KeyError
-        If a neighbour is not one of ``nodes``.
+        If a neighbour is not one of ``nodes`` (of nodes other than ids).
     """
+    ids = node_ids(nodes)
+    if ids is not None:
+        try:
+            values = np.fromiter(chain.from_iterable(rows), np.int64, count)
+        except TypeError:  # a neighbour equal to an id, not a real number (a complex)
+            pass
+        else:
+            in_order = bool((ids == np.arange(len(ids))).all())
+            return values if in_order else _node_order(ids)[values]
     neighbours = np.fromiter(chain.from_iterable(rows), object, count)
     positions, found = AddressIndex(nodes).find(addresses(neighbours))
     if not found.all():

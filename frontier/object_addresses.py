@@ -39,7 +39,8 @@ def table_units(found: np.ndarray, limit: int):
     shift = (spread & -spread).bit_length() - 1 if spread else 0
     if (spread >> shift) >= limit:  # spread >> shift bounds the highest unit
         return None
-    return low, np.uintp(shift), (offsets >> np.uintp(shift)).astype(np.int64)
+    offsets >>= np.uintp(shift)  # below limit: signed the same
+    return low, np.uintp(shift), offsets.view(np.intp)
 
 
 class AddressIndex:
@@ -93,30 +94,32 @@ def partners(found: np.ndarray) -> np.ndarray | None:
     if not count:
         return np.zeros(0, np.int64)
     units = table_units(found, PARTNER_TABLE_BASE + PARTNER_TABLE_PER_ENTRY * count)
-    partner = _sorted_partners(found) if units is None else _table_partners(units[2])
+    if units is not None:
+        return _table_partners(units[2])
+    partner = _sorted_partners(found)
     # Once or twice: each is its partner's partner (a third occurrence's is not).
     return partner if (partner[partner] == np.arange(count)).all() else None
 
 
-def _table_partners(at: np.ndarray) -> np.ndarray:
+def _table_partners(at: np.ndarray) -> np.ndarray | None:
     """:func:`partners` through a table of ``at.max() + 1`` slots (``at``:
     each address's unit)."""
     count = len(at)
-    size = int(at.max()) + 1
     index = np.int32 if count <= np.iinfo(np.int32).max else np.int64
     positions = np.arange(count, dtype=index)
     # Which of an address's occurrences a write keeps is not defined: call
     # it the winner, the others losers (one, for an address seen twice).
-    winner = np.empty(size, index)  # only the slots written are read
+    winner = np.empty(int(at.max()) + 1, index)  # only the slots written are read
     winner[at] = positions
     won = winner[at]
-    lost = won != positions
-    losers = positions[lost]
-    loser = np.empty(size, index)
-    loser[at[losers]] = losers
-    has_loser = np.zeros(size, bool)
-    has_loser[at[losers]] = True
-    return np.where(lost, won, np.where(has_loser[at], loser[at], positions)).astype(np.int64)
+    losers = np.flatnonzero(won != positions)
+    winners = won[losers]
+    partner = positions.astype(np.int64)
+    partner[losers] = winners
+    partner[winners] = losers
+    # An address seen three times or more has two losers with one winner,
+    # which takes only one of them as its partner.
+    return partner if (partner[winners] == losers).all() else None
 
 
 def _sorted_partners(found: np.ndarray) -> np.ndarray:

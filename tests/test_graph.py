@@ -335,7 +335,8 @@ def test_shared_edge_data_is_detected():
         return networkx_arcs.mirrored_arcs(values, src, rows, range(len(rows)))
 
     shared, other = {"weight": 1}, {"weight": 2}
-    assert mirrored([{1: shared}, {0: shared, 1: other}]).tolist() == [1, 0, 2]
+    partner, dst = mirrored([{1: shared}, {0: shared, 1: other}])
+    assert partner.tolist() == [1, 0, 2] and dst.tolist() == [1, 0, 1]
     assert mirrored([{1: shared}, {0: shared, 2: shared}, {1: shared}]) is None  # 4 arcs
     assert mirrored([{1: shared, 2: shared}, {}, {}]) is None  # two in one row
     assert mirrored([{1: shared}, {}]) is None  # alone, not a self loop
@@ -355,6 +356,28 @@ def test_partners_of_repeated_addresses():
     assert object_addresses.partners(np.array([16, 16 + 2**40], np.uintp)).tolist() == [0, 1]
 
 
+@given(st.lists(st.integers(0, 40), max_size=60), st.sampled_from([1, 16, 2**20]),
+       st.booleans())
+def test_partners_are_the_other_occurrence(picks, scale, spread_out):
+    # Against a plain loop: each address's other occurrence (its own when
+    # alone), None when one occurs three times or more; through the table,
+    # and through the sort where the addresses span too much for one.
+    found = np.array([16 + scale * p for p in picks], np.uintp)
+    at = defaultdict(list)
+    for i, address in enumerate(found.tolist()):
+        at[address].append(i)
+    if any(len(places) > 2 for places in at.values()):
+        expected = None
+    else:
+        expected = [next((j for j in at[a] if j != i), i) for i, a in enumerate(found.tolist())]
+    with pytest.MonkeyPatch.context() as patch:
+        if spread_out:
+            patch.setattr(object_addresses, "PARTNER_TABLE_BASE", 0)
+            patch.setattr(object_addresses, "PARTNER_TABLE_PER_ENTRY", 0)
+        partner = object_addresses.partners(found)
+    assert (None if partner is None else partner.tolist()) == expected
+
+
 @given(st.lists(st.sampled_from(range(12)), max_size=60), st.integers(1, 12))
 def test_neighbour_positions_are_the_index_lookups(picks, n):
     # Rows of neighbours, each either the node's own object or an equal copy.
@@ -366,6 +389,22 @@ def test_neighbour_positions_are_the_index_lookups(picks, n):
     expected = [index[v] for row in rows for v in row]
     np.testing.assert_array_equal(neighbour_positions(rows, len(expected), nodes), expected)
 
+
+
+@given(st.permutations(range(6)), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4)),
+                                           max_size=40))
+def test_neighbour_positions_of_integer_nodes(nodes, picks):
+    # Nodes 0..n-1 in any order; neighbours equal to a node in any form
+    # NetworkX could hold (the node, a float, a NumPy int, a bool, a
+    # complex): the position of the node each one equals.
+    forms = (int, float, np.int64, lambda k: bool(k) if k < 2 else k, complex)
+    rows = [{}, {}, {}]
+    for j, (pick, form) in enumerate(picks):
+        rows[j % 3][forms[form](pick)] = None
+    index = {node: i for i, node in enumerate(nodes)}
+    expected = [index[v] for row in rows for v in row]
+    np.testing.assert_array_equal(neighbour_positions(rows, len(expected), list(nodes)),
+                                  expected)
 
 def test_networkx_weights_must_be_numbers():
     for value in ("heavy", {"kg": 1}):

@@ -150,9 +150,11 @@ def test_mirrored_neighbours_are_the_looked_up_ones(graph):
     rows, nodes = [graph._adj[node] for node in graph], list(graph)
     degree, held = row_values(rows)
     src = np.repeat(np.arange(len(nodes)), degree)
-    partner = mirrored_arcs(held, src, rows, nodes)
-    assert partner is not None
-    fast = _adjacency(rows, nodes, degree, src, partner)
+    mirrored = mirrored_arcs(held, src, rows, nodes)
+    assert mirrored is not None
+    partner, dst = mirrored
+    np.testing.assert_array_equal(dst, src[partner])
+    fast = _adjacency(rows, nodes, degree, dst)
     plain = _adjacency(rows, nodes, degree)
     np.testing.assert_array_equal(fast.offsets, plain.offsets)
     np.testing.assert_array_equal(fast.neighbors, plain.neighbors)

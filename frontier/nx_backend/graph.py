@@ -218,15 +218,16 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # What each arc holds (its data dict, or a multigraph's key dict), where
     # it is read: for weights, parallel edges, or an undirected graph's own
     # dicts, whose arc in the other direction holds the same object.
-    mirrored = not directed and type(graph._adj) is dict and fresh_dicts(graph)
-    if mirrored or edge_attrs or multigraph:
+    own_dicts = not directed and type(graph._adj) is dict and fresh_dicts(graph)
+    if own_dicts or edge_attrs or multigraph:
         degree, held = row_values(rows)
     else:
         degree, held = lengths(rows), None
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree)
     # None where the dicts do not keep to that (a class sharing one dict).
-    partner = mirrored_arcs(held, arc_src, rows, nodes) if mirrored else None
-    successors = _adjacency(rows, nodes, degree, arc_src, partner)
+    mirrored = mirrored_arcs(held, arc_src, rows, nodes) if own_dicts else None
+    partner, neighbors = (None, None) if mirrored is None else mirrored
+    successors = _adjacency(rows, nodes, degree, neighbors)
     if directed:
         task.phase("reading the predecessors")
         pred = _rows(graph._pred, nodes, multigraph)
@@ -300,18 +301,17 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, nodes: list, degree: np.ndarray, src: np.ndarray | None = None,
-               partner: np.ndarray | None = None) -> Adjacency:
+def _adjacency(rows, nodes: list, degree: np.ndarray,
+               neighbors: np.ndarray | None = None) -> Adjacency:
     """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
-    with no Python step per edge (``degree``: each row's length). With
-    ``partner``, each arc's partner in the other direction
-    (:func:`frontier.networkx_arcs.mirrored_arcs`; ``src``: each arc's
-    row), an arc's neighbour is its partner's row; else neighbours are
-    looked up (:func:`frontier.networkx_arcs.neighbour_positions`)."""
+    with no Python step per edge (``degree``: each row's length):
+    ``neighbors`` where they are known (read off the partner arcs,
+    :func:`frontier.networkx_arcs.mirrored_arcs`), else looked up
+    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
-    if partner is not None:
-        return Adjacency(offsets, src[partner])
+    if neighbors is not None:
+        return Adjacency(offsets, neighbors)
     return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes))
 
 
