@@ -61,11 +61,13 @@ def vertex_ids(graph, ids):
     return ids if ids.dtype == graph.columns.dtype else ids.astype(graph.columns.dtype)
 
 
-def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
+def edges_of(graph, ids=None, *, incoming: bool = False, total: int | None = None) -> EdgeList:
     """The out-edges (or, with ``incoming``, in-edges) of vertex ids ``ids``,
     or of every vertex for ``None`` (then no scan is needed: the offsets are
     the scan). An id list costs one scalar device-to-host read for its edge
-    count; all vertices cost none (a CSR's last offset is its arc count)."""
+    count, unless the caller knows it (``total``: the sum of the listed
+    vertices' degrees); all vertices cost none (a CSR's last offset is its
+    arc count)."""
     if incoming:
         in_edges = graph.in_edges()
         offsets, neighbours = in_edges.offsets, in_edges.sources
@@ -87,5 +89,6 @@ def edges_of(graph, ids=None, *, incoming: bool = False) -> EdgeList:
         kernel("list_degrees", ids.dtype)((grid_for(len(ids)),), (256,), (
             offsets, ids, np.int64(len(ids)), degrees))
         ends = graph.xp.cumsum(degrees)
-    total = int(ends[-1]) if graph.xp is np else read_last(ends)
-    return EdgeList(offsets, neighbours, ids, ends, len(ids), total)
+    if total is None:
+        total = int(ends[-1]) if graph.xp is np else read_last(ends)
+    return EdgeList(offsets, neighbours, ids, ends, len(ids), int(total))

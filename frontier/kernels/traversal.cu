@@ -262,9 +262,13 @@ __device__ __forceinline__ void add_to_tally(u64 a, u64 b, u64 c, u64* tally) {
 // tally[0] += its vertices and, with `degrees`, tally[1] += their out-degrees
 // and tally[2] += their in-degrees (in_offsets: the CSC's offsets, the CSR's
 // on an undirected graph). With `visited` (a bitmap), sets their bits there.
+// With `counted`, the list's length is read from there (a queue's counter):
+// `count` is then only its capacity.
 template <typename V>
 __global__ void tally_ids(const long long* offsets, const long long* in_offsets, const V* ids,
-                          long long count, bool degrees, unsigned int* visited, u64* tally) {
+                          long long count, const u64* counted, bool degrees,
+                          unsigned int* visited, u64* tally) {
+    if (counted) count = (long long)*counted;  // the length a kernel before wrote
     long long stride = (long long)gridDim.x * blockDim.x;
     long long rounds = (count + stride - 1) / stride;
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -30,6 +30,10 @@ import numpy as np
 from ..frontier import Frontier
 from ..replay import claim_batch
 
+#: A GPU push over a list frontier reads its counts and output length in one
+#: read (False: the operator's plain push, then the counts).
+TALLIED_PUSH = True
+
 
 def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edges):
     """``advance(graph, frontier, functor)`` in the direction ``switch``
@@ -46,6 +50,11 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
         counts, bits = kept or frontier_counts(graph, frontier)
     can_pull = not switch.on_parts or _labelled(functor)
     if switch.decide(graph, counts, can_pull=can_pull) == "push":
+        pushed = _push_tallied(graph, frontier, functor, switch, counts)
+        if pushed is not None:
+            output, output_counts = pushed
+            switch.remember(output, output_counts)
+            return output
         output = advance(graph, frontier, functor, chunk_edges=chunk_edges)
     elif switch.on_parts:
         level = Frontier.from_mask(functor.labels == functor.value - 1)
@@ -56,9 +65,26 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
             advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
                     among=_candidates(functor))
     if switch.needs_counts() and not switch.on_parts:
+        # a list's degrees cost its length: counted always (the next push knows
+        # its edges then); a dense output's only while the rule needs them
+        degrees = switch.needs_edges() or output.kind == "sparse"
         switch.remember(output, frontier_counts(graph, output, switch.operator_state.get("visited"),
-                                                degrees=switch.needs_edges()))
+                                                degrees=degrees))
     return output
+
+
+def _push_tallied(graph, frontier, functor, switch, counts):
+    """``(output, its counts)`` of a GPU push of the built-in claim over a
+    list frontier, whose out-edges its counts hold: one device read for the
+    level (:func:`.fused.claim_push_tallied`); ``None`` where that does not
+    apply."""
+    if not TALLIED_PUSH or counts is None or switch.on_parts or not graph.device.is_gpu \
+            or frontier.kind != "sparse" or getattr(functor, "fused", None) != "claim_unvisited":
+        return None
+    from .fused import claim_push_tallied
+
+    return claim_push_tallied(graph, frontier, functor, counts[1],
+                              switch.operator_state.get("visited"), switch.needs_edges())
 
 
 def _pull_fused(graph, frontier, functor, switch, bits):

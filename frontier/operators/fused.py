@@ -178,15 +178,53 @@ def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
                 graph.offsets, in_offsets, mask, np.int64(n), np.bool_(mask.data.ptr % 16 == 0),
                 np.bool_(degrees), bits, pointer(visited), counts))
     else:
-        ids = frontier.ids
-        if len(ids):
-            kernel("tally_ids", ids.dtype)((grid_for(len(ids)),), (256,), (
-                graph.offsets, in_offsets, ids, np.int64(len(ids)), np.bool_(degrees),
-                pointer(visited), counts))
+        _tally_ids(graph, frontier.ids, None, degrees, visited, counts)
     size, out_edges, in_edges = workspace.read_counters(counts, 3)
     if frontier.kind == "dense":
         frontier._size = size
     return (size, out_edges, in_edges), bits
+
+
+def _tally_ids(graph, ids, counted, degrees, visited, counts) -> None:
+    """Launch ``tally_ids`` over ``ids`` (its length on the device at
+    ``counted``, if given: ``ids`` is then the whole queue)."""
+    if len(ids):
+        kernel("tally_ids", ids.dtype)((grid_for(len(ids)),), (256,), (
+            graph.offsets, graph.in_edges().offsets, ids, np.int64(len(ids)),
+            pointer(counted), np.bool_(degrees), pointer(visited), counts))
+
+
+def claim_push_tallied(graph, frontier: Frontier, functor, out_edges: int, visited,
+                       degrees: bool):
+    """A push of the built-in claim whose frontier's out-edges are known
+    (``out_edges``, from its counts), with the output counted as
+    :func:`tally` counts it, in one device read in all (the edge count is
+    not read, and the queue's length comes with the counts). A queue's
+    degrees are always counted (they cost its length); ``degrees`` is for a
+    dense output. Returns
+    ``(output, counts)``, or ``None`` where this does not apply (labels the
+    kernels cannot claim, a part of a graph)."""
+    if not _claim_fits(functor) or functor.vertex_slots is not None:
+        return None
+    n = graph.num_vertices
+    ids = vertex_ids(graph, frontier.ids)
+    edges = edges_of(graph, ids, total=out_edges)
+    predecessor = functor.predecessor
+    types = _claim_types(graph, predecessor)
+    if edges.total * LARGE_LEVEL >= n and n >= DENSE_MIN_VERTICES:
+        out = graph.xp.zeros(n, dtype=bool)
+        edges.launch("claim_push_dense", types, _bits_unless(functor.labels, np.int32(-1)),
+                     functor.labels, np.int32(functor.value), pointer(predecessor), out)
+        output = Frontier(n, graph.device, mask=out)
+        return output, tally(graph, output, visited, degrees)
+    words = workspace.counter(4)  # the queue's length, then the three counts
+    out = graph.xp.empty(min(edges.total, n), dtype=graph.columns.dtype)
+    edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
+                 pointer(predecessor), out, words)
+    _tally_ids(graph, out, words, True, visited, np.uint64(int(words) + 8))
+    length, size, out_edges, in_edges = workspace.read_counters(words, 4)
+    output = Frontier(n, graph.device, ids=out[:length], distinct=True)
+    return output, ((size, out_edges, in_edges), None)
 
 
 #: Per graph, the bitmap of its vertices without in-edges (pull_skip_bits),
