@@ -71,9 +71,11 @@ def single_source_dijkstra(G: fr.Graph, source, target=None, cutoff=None,
     lengths, predecessor = _tree(G, source, weight, options)
     paths = _paths(G, lengths, predecessor, cutoff)
     # NetworkX sums the weights: integers stay integers
-    number = float if weight is not None and G.weights is not None \
-        and G.weights.dtype.kind == "f" else int
-    distances = {node: number(lengths[G.vertex_id(node)]) for node in paths}
+    number = np.float64 if weight is not None and G.weights is not None \
+        and G.weights.dtype.kind == "f" else np.int64
+    vertices = _reached(lengths, cutoff)
+    distances = dict(zip(_nodes(G, vertices), lengths[vertices].astype(number).tolist(),
+                         strict=True))
     distances[G.node(G.vertex_id(source))] = 0  # NetworkX's source length is the int 0
     if target is None:
         return distances, paths
@@ -153,21 +155,68 @@ def _tree(G: fr.Graph, source, weight, options: dict):
 
 
 def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray, cutoff) -> dict:
-    """node -> path for every vertex reached (within ``cutoff``), nearest first."""
+    """node -> path for every vertex reached (within ``cutoff``), nearest first.
+
+    The tree's order (parents first) and each vertex's parent come from array
+    work (:func:`_tree_order`); the only per-vertex Python work left is one
+    list per path, its parent's path and the vertex's node."""
+    vertices = _reached(lengths, cutoff)  # closed under parents: lengths grow along the tree
+    order, parent = _tree_order(predecessor, vertices)
+    names = _nodes(G, vertices[order])
+    paths: list = []
+    for up, name in zip(parent.tolist(), names, strict=True):
+        paths.append(paths[up] + [name] if up >= 0 else [name])
+    at = np.empty(len(order), dtype=np.int64)
+    at[order] = np.arange(len(order))
+    return {names[i]: paths[i] for i in at.tolist()}
+
+
+def _reached(lengths: np.ndarray, cutoff) -> np.ndarray:
+    """The vertices reached (within ``cutoff``), nearest first, ties by id."""
     reached = lengths >= 0 if lengths.dtype.kind in "iu" else np.isfinite(lengths)
     if cutoff is not None:
         reached &= lengths <= cutoff
-    order = np.flatnonzero(reached)
-    order = order[np.argsort(lengths[order], kind="stable")]
-    path_of: dict[int, list] = {}
-    for vertex in order.tolist():
-        chain = []
-        while vertex not in path_of and vertex >= 0:
-            chain.append(vertex)
-            vertex = int(predecessor[vertex])
-        path = path_of.get(vertex, [])
-        for step in reversed(chain):
-            path = [*path, G.node(step)]
-            path_of[step] = path
-    return {G.node(vertex): path_of[vertex] for vertex in order.tolist()}
+    vertices = np.flatnonzero(reached)
+    return vertices[np.argsort(lengths[vertices], kind="stable")]
 
+
+def _nodes(G: fr.Graph, vertices: np.ndarray) -> list:
+    """The caller's node of each of ``vertices`` (ids on a graph without labels)."""
+    if G.node_labels is None:
+        return vertices.tolist()
+    labels = G.node_labels
+    return [labels[v] for v in vertices.tolist()]
+
+
+def _tree_order(predecessor: np.ndarray, vertices: np.ndarray):
+    """An order of ``vertices`` (a set closed under ``predecessor``, which is
+    -1 at the root) with every parent before its children, and the position
+    in that order of each one's parent (-1 for the root): positions into
+    ``vertices``, from each vertex's depth in the tree by pointer jumping
+    (``log2(depth)`` whole-array rounds).
+
+    Examples
+    --------
+    >>> order, parent = _tree_order(np.array([2, 0, -1, 1]), np.arange(4))
+    >>> order.tolist(), parent.tolist()
+    ([2, 0, 1, 3], [-1, 0, 1, 2])
+    """
+    at = np.full(len(predecessor), -1, dtype=np.int64)
+    at[vertices] = np.arange(len(vertices))
+    up = predecessor[vertices].astype(np.int64)
+    up = np.where(up >= 0, at[np.maximum(up, 0)], -1)
+    depth, ancestor = (up >= 0).astype(np.int64), up.copy()
+    for _ in range(64):  # depth < 2**64: more rounds means a cycle
+        jumping = np.flatnonzero(ancestor >= 0)
+        if len(jumping) == 0:
+            break
+        via = ancestor[jumping]
+        depth[jumping] += depth[via]  # fancy indexing reads before it writes
+        ancestor[jumping] = ancestor[via]
+    else:
+        raise ValueError("the predecessors do not form a tree")
+    order = np.argsort(depth, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    parent = up[order]
+    return order, np.where(parent >= 0, rank[np.maximum(parent, 0)], -1)
