@@ -20,9 +20,12 @@ The marks travel with a bitwise-or combiner (each word a vertex array of
 its own, a column of one ``(vertices, WORDS)`` array) and the counts with
 ``"sum"``, so the same module runs on several devices: each device marks
 from its own pivots and counts over its own vertices' edges, and only
-vertex values cross between devices. A batch costs two steps: 1,024
-pivots a batch make Kronecker 20's 505,675 pivots 494 batches (64 made
-7,902, each some milliseconds of launches on a GPU).
+vertex values cross between devices. A batch costs two steps: 4,096
+pivots a batch make Kronecker 20's 505,675 pivots 124 batches (64 made
+7,902, each some milliseconds of launches on a GPU), and fewer batches
+also read fewer edges: each reads the out-edges of every vertex it marked
+(Kronecker 18: 7.0e7 edges in 34 batches, 5.3e8 in 2,168 batches of 64).
+The marks take ``8 * WORDS`` bytes per vertex (8 GB at Kronecker 24).
 
 What is counted is NetworkX's:
 
@@ -51,11 +54,12 @@ import numpy as np
 import frontier as fr
 
 #: 64-bit words of pivot bits per vertex: a batch takes up to 64 * WORDS pivots
-WORDS = 16
+WORDS = 64
 #: pivots per batch (at most 64 * WORDS; tests lower it to cross batches)
 PIVOTS_PER_BATCH = 64 * WORDS
-#: most edges an advance hands to a functor: each takes a few rows of WORDS words
-CHUNK_EDGES = 1 << 20
+#: most edges an advance hands to a functor (those between marked vertices take
+#: a few rows of WORDS words each: about 1.5 GB at 1/4 of 2**22)
+CHUNK_EDGES = 1 << 22
 
 
 def _either(current, offer):
