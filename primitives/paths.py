@@ -16,6 +16,9 @@ attribute), else every edge weighs 1 as NetworkX's default does.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+
 import networkx as nx
 import numpy as np
 
@@ -157,18 +160,41 @@ def _tree(G: fr.Graph, source, weight, options: dict):
 def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray, cutoff) -> dict:
     """node -> path for every vertex reached (within ``cutoff``), nearest first.
 
-    The tree's order (parents first) and each vertex's parent come from array
-    work (:func:`_tree_order`); the only per-vertex Python work left is one
-    list per path, its parent's path and the vertex's node."""
+    Whole-array work: the paths of the vertices ``d`` steps down the tree
+    are the rows of a ``(vertices, d + 1)`` array, their parents' rows and
+    their own ids, turned into lists by one ``tolist`` per level; no Python
+    loop runs per vertex."""
     vertices = _reached(lengths, cutoff)  # closed under parents: lengths grow along the tree
-    order, parent = _tree_order(predecessor, vertices)
-    names = _nodes(G, vertices[order])
+    depth, parent = _tree_depth(predecessor, vertices)
+    order = np.argsort(depth, kind="stable")
+    starts = np.searchsorted(depth[order], np.arange(int(depth.max(initial=-1)) + 2))
+    labels = _labels(G)
+    row = np.empty(len(vertices), dtype=np.int64)  # of each vertex in its level's array
+    rows = np.empty((0, 1), dtype=vertices.dtype)
     paths: list = []
-    for up, name in zip(parent.tolist(), names, strict=True):
-        paths.append(paths[up] + [name] if up >= 0 else [name])
-    at = np.empty(len(order), dtype=np.int64)
-    at[order] = np.arange(len(order))
-    return {names[i]: paths[i] for i in at.tolist()}
+    with _without_cyclic_gc():
+        for level in (order[start:stop] for start, stop in zip(starts, starts[1:])):
+            row[level] = np.arange(len(level))
+            rows = np.concatenate([rows[row[parent[level]]], vertices[level, None]], axis=1) \
+                if len(paths) else vertices[level, None]
+            paths.extend((rows if labels is None else labels[rows]).tolist())
+        at = np.empty(len(order), dtype=np.int64)
+        at[order] = np.arange(len(order))
+        return dict(zip(_nodes(G, vertices), [paths[i] for i in at.tolist()], strict=True))
+
+
+@contextlib.contextmanager
+def _without_cyclic_gc():
+    """Python's cycle collector paused: millions of new lists (which form no
+    cycles) would otherwise set it off again and again, over every object
+    made so far (2-3x the time of building the paths at Kronecker 20)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _reached(lengths: np.ndarray, cutoff) -> np.ndarray:
@@ -180,26 +206,31 @@ def _reached(lengths: np.ndarray, cutoff) -> np.ndarray:
     return vertices[np.argsort(lengths[vertices], kind="stable")]
 
 
+def _labels(G: fr.Graph):
+    """``G.node_labels`` as an object array (each label one entry, tuples
+    too), or None on a graph whose nodes are its vertex ids."""
+    if G.node_labels is None:
+        return None
+    return np.fromiter(G.node_labels, dtype=object, count=len(G.node_labels))
+
+
 def _nodes(G: fr.Graph, vertices: np.ndarray) -> list:
     """The caller's node of each of ``vertices`` (ids on a graph without labels)."""
-    if G.node_labels is None:
-        return vertices.tolist()
-    labels = G.node_labels
-    return [labels[v] for v in vertices.tolist()]
+    labels = _labels(G)
+    return (vertices if labels is None else labels[vertices]).tolist()
 
 
-def _tree_order(predecessor: np.ndarray, vertices: np.ndarray):
-    """An order of ``vertices`` (a set closed under ``predecessor``, which is
-    -1 at the root) with every parent before its children, and the position
-    in that order of each one's parent (-1 for the root): positions into
-    ``vertices``, from each vertex's depth in the tree by pointer jumping
+def _tree_depth(predecessor: np.ndarray, vertices: np.ndarray):
+    """The depth in the tree of each of ``vertices`` (a set closed under
+    ``predecessor``, which is -1 at the root) and the position in
+    ``vertices`` of its parent (-1 for the root), by pointer jumping
     (``log2(depth)`` whole-array rounds).
 
     Examples
     --------
-    >>> order, parent = _tree_order(np.array([2, 0, -1, 1]), np.arange(4))
-    >>> order.tolist(), parent.tolist()
-    ([2, 0, 1, 3], [-1, 0, 1, 2])
+    >>> depth, parent = _tree_depth(np.array([2, 0, -1, 1]), np.arange(4))
+    >>> depth.tolist(), parent.tolist()
+    ([1, 2, 0, 3], [2, 0, -1, 1])
     """
     at = np.full(len(predecessor), -1, dtype=np.int64)
     at[vertices] = np.arange(len(vertices))
@@ -209,14 +240,8 @@ def _tree_order(predecessor: np.ndarray, vertices: np.ndarray):
     for _ in range(64):  # depth < 2**64: more rounds means a cycle
         jumping = np.flatnonzero(ancestor >= 0)
         if len(jumping) == 0:
-            break
+            return depth, up
         via = ancestor[jumping]
         depth[jumping] += depth[via]  # fancy indexing reads before it writes
         ancestor[jumping] = ancestor[via]
-    else:
-        raise ValueError("the predecessors do not form a tree")
-    order = np.argsort(depth, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    parent = up[order]
-    return order, np.where(parent >= 0, rank[np.maximum(parent, 0)], -1)
+    raise ValueError("the predecessors do not form a tree")
