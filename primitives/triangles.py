@@ -86,16 +86,19 @@ class ClosedWedges(fr.Primitive):
     parameters = ("pivots",)
     directed = False
     # each word of the marks is a column of a (vertices, WORDS) array, shared
-    # between devices as a vertex array of its own
+    # between devices as a vertex array of its own; a summary word per vertex
+    # has bit w set where word w of its marks is nonzero
     communicate = {**{name: _either for name in _word_names("out_mark")},
-                   "marked": "max", "closed": "sum", "transitive": "sum"}
+                   "out_summary": _either, "closed": "sum", "transitive": "sum"}
 
     def setup(self):
         self.pivots = list(self.params["pivots"])
         self.width = min(PIVOTS_PER_BATCH, 64 * WORDS)
         self.out_marks = self.marks("out_mark")
-        self.in_marks = self.marks("in_mark") if self.directed else None
-        self.marked = self.vertex_array(0, np.int32)  # 1 where a mark has a bit set
+        self.out_summary = self.vertex_array(0, np.uint64)
+        if self.directed:
+            self.in_marks = self.marks("in_mark")
+            self.in_summary = self.vertex_array(0, np.uint64)
         self.closed = self.vertex_array(0.0, np.float64)
         self.transitive = self.vertex_array(0.0, np.float64)
         self.bit = self.vertex_array(-1, np.int64)  # local: pivot bit of each slot
@@ -109,6 +112,12 @@ class ClosedWedges(fr.Primitive):
             setattr(self, name, marks[:, word])
         return marks
 
+    def kinds(self):
+        """``(marks, summary)`` of each direction of ``G`` marked."""
+        if self.directed:
+            return [(self.out_marks, self.out_summary), (self.in_marks, self.in_summary)]
+        return [(self.out_marks, self.out_summary)]
+
     def initial_frontier(self):
         return self.begin_batch()
 
@@ -120,7 +129,6 @@ class ClosedWedges(fr.Primitive):
         xp = self.xp
         ids = xp.asarray(self.pivots[self.batch * self.width:(self.batch + 1) * self.width],
                          dtype=np.int64)
-        self.words = max(-(-len(ids) // 64), 1)  # the words this batch uses
         slots = self.slot_of(ids)
         here = slots >= 0
         self.slots = slots[here]
@@ -134,13 +142,15 @@ class ClosedWedges(fr.Primitive):
             # Only the pivots: on several devices the frontier also holds
             # vertices whose counts other devices' offers changed.
             pivots = fr.filter(frontier, lambda ids: self.bit[ids] >= 0)
-            return fr.filter(fr.advance(self.graph, pivots, self.mark, chunk_edges=CHUNK_EDGES),
-                             unique=True)
+            marked = fr.filter(fr.advance(self.graph, pivots, self.mark,
+                                          chunk_edges=CHUNK_EDGES), unique=True)
+            for marks, summary in self.kinds():  # of the rows this device wrote
+                summary[marked.ids] = _summary(self.xp, marks[marked.ids])
+            return marked
         self.count(frontier)
-        self.out_marks[frontier.ids] = 0  # owners reset; copies follow at the boundary
-        self.marked[frontier.ids] = 0
-        if self.directed:
-            self.in_marks[frontier.ids] = 0
+        for marks, summary in self.kinds():  # owners reset; copies follow at the boundary
+            marks[frontier.ids] = 0
+            summary[frontier.ids] = 0
         self.bit[self.slots] = -1
         self.batch, self.marking = self.batch + 1, True
         return self.begin_batch()
@@ -153,7 +163,6 @@ class ClosedWedges(fr.Primitive):
         bit = self.bit[src]
         bits = xp.left_shift(xp.uint64(1), (bit % 64).astype(np.uint64))
         at = dst.astype(np.int64) * WORDS + bit // 64  # (vertex, word) in the flat marks
-        self.marked[dst] = 1
         if self.directed:
             out = weight == self.vertex_ids()[src]  # the arc src -> dst of G
             fr.scatter_add(self.out_marks.reshape(-1), at[out], bits[out])
@@ -164,55 +173,42 @@ class ClosedWedges(fr.Primitive):
 
     def count(self, frontier):
         """Triangles of each pivot over the (later) edges of the marked vertices."""
-        xp = self.xp
-        closed = xp.zeros(64 * self.words, dtype=np.int64)
-        transitive = xp.zeros(64 * self.words, dtype=np.int64)
-        words, ids = self.words, self.vertex_ids()
-        out_mark = self.out_marks[:, :words]
-        in_mark = self.in_marks[:, :words] if self.directed else None
+        xp, ids = self.xp, self.vertex_ids()
+        closed = xp.zeros(64 * WORDS, dtype=np.int64)
+        transitive = xp.zeros(64 * WORDS, dtype=np.int64)
+        out = (self.out_marks, self.out_summary)
+        into = (self.in_marks, self.in_summary) if self.directed else None
 
         def close(src, dst, edge, weight):
-            # only edges between marked vertices can close a triangle
-            nothing = xp.zeros(len(dst), dtype=bool)  # the advance's output: no vertex
-            both = xp.flatnonzero(self.marked[dst])
-            src, dst = src[both], dst[both]
-            weight = None if weight is None else weight[both]
-            out_x, out_y = out_mark[src], out_mark[dst]
             if not self.directed:
-                self.add(closed, self.closed, [src, dst], [out_x & out_y])
-                return nothing
-            in_x, in_y = in_mark[src], in_mark[dst]
+                self.add(closed, self.closed, [src, dst], [_common(xp, src, dst, out, out)])
+                return xp.zeros(len(dst), dtype=bool)
             # S_px S_py (bit by bit): the triangle's weight S_px S_py S_xy,
             # one parallel edge x - y at a time.
             self.add(closed, self.closed, [src, dst],
-                     [out_x & out_y, out_x & in_y, in_x & out_y, in_x & in_y])
+                     [_common(xp, src, dst, a, b) for a in (out, into) for b in (out, into)])
             forward = weight == ids[src]  # the arc's tail and head in G
             tail, head = xp.where(forward, src, dst), xp.where(forward, dst, src)
-            out_t, out_h, in_t, in_h = (out_mark[tail], out_mark[head], in_mark[tail],
-                                        in_mark[head])
-            self.add(transitive, None, [], [out_t & out_h])
-            self.add(None, self.transitive, [tail], [in_t & out_h, in_t & in_h])
-            return nothing
+            self.add(transitive, None, [], [_common(xp, tail, head, out, out)])
+            self.add(None, self.transitive, [tail],
+                     [_common(xp, tail, head, into, out), _common(xp, tail, head, into, into)])
+            return xp.zeros(len(dst), dtype=bool)
 
         fr.advance(self.graph, frontier, close, chunk_edges=CHUNK_EDGES)
         fr.scatter_add(self.closed, self.slots, closed[self.bits].astype(np.float64))
         fr.scatter_add(self.transitive, self.slots, transitive[self.bits].astype(np.float64))
 
-    def add(self, per_pivot, per_vertex, vertices, masks):
-        """Add the set bits of ``masks`` ((edges, words) uint64 each) to
-        ``per_pivot`` (by bit) and to ``per_vertex`` at each of ``vertices``
-        (by edge)."""
+    def add(self, per_pivot, per_vertex, vertices, found):
+        """Add the set bits of each ``(edge, word, mask)`` of ``found`` (from
+        :func:`_common`) to ``per_pivot`` (by bit) and to ``per_vertex`` at
+        each of ``vertices`` (by edge)."""
         xp = self.xp
         edges, pivots = [], []
-        for mask in masks:
-            # Most (edge, word) pairs close nothing in a batch: unpack only those that do.
-            at = xp.flatnonzero(mask)
-            if len(at) == 0:
-                continue
-            edge, word = at // mask.shape[1], at % mask.shape[1]
-            pair, bit = _set_bits(xp, mask.reshape(-1)[at])
-            edges.append(edge[pair])
-            pivots.append(word[pair] * 64 + bit)
+        for edge, word, mask in found:
+            if len(edge):
+                value, bit = _set_bits(xp, mask)
+                edges.append(edge[value])
+                pivots.append(word[value] * 64 + bit)
         if not edges:
             return
         edges, pivots = xp.concatenate(edges), xp.concatenate(pivots)
@@ -230,8 +226,31 @@ class DirectedClosedWedges(ClosedWedges):
     """Closed wedges of a directed graph: marks for both directions of ``G``."""
 
     directed = True
-    communicate = {**ClosedWedges.communicate,
+    communicate = {**ClosedWedges.communicate, "in_summary": _either,
                    **{name: _either for name in _word_names("in_mark")}}
+
+
+def _summary(xp, rows):
+    """Bit ``w`` set where word ``w`` of each of ``rows`` ((vertices, WORDS)
+    uint64) is nonzero: a sum of distinct powers of two, so an or."""
+    powers = xp.left_shift(xp.uint64(1), xp.arange(WORDS, dtype=np.uint64))
+    return ((rows != 0) * powers).sum(axis=1, dtype=np.uint64)
+
+
+def _common(xp, x, y, at_x, at_y):
+    """The nonzero ``marks_x[x] & marks_y[y]`` words of edges ``x -> y``
+    (``at_x``, ``at_y``: ``(marks, summary)``): ``(edge, word, mask)``, one
+    entry per word that both ends' summaries have, which is a word or two
+    of the ``WORDS`` for most edges (so no edge reads whole rows)."""
+    (marks_x, summary_x), (marks_y, summary_y) = at_x, at_y
+    both = summary_x[x] & summary_y[y]
+    edge = xp.flatnonzero(both)
+    pair, word = _set_bits(xp, both[edge])
+    edge = edge[pair]
+    mask = marks_x.reshape(-1)[x[edge].astype(np.int64) * WORDS + word] & \
+        marks_y.reshape(-1)[y[edge].astype(np.int64) * WORDS + word]
+    closing = xp.flatnonzero(mask)
+    return edge[closing], word[closing], mask[closing]
 
 
 def _set_bits(xp, values):
@@ -239,7 +258,7 @@ def _set_bits(xp, values):
     and its position (0-63), the lowest bit of every value at a time (most
     values that close triangles hold one or two)."""
     index = xp.arange(len(values), dtype=np.int64)
-    indices, positions = [], []
+    indices, positions = [index[:0]], [index[:0]]
     while len(values):
         lowest = values & (~values + np.uint64(1))
         indices.append(index)
