@@ -92,7 +92,7 @@ class ClosedWedges(fr.Primitive):
                    "out_summary": _either, "closed": "sum", "transitive": "sum"}
 
     def setup(self):
-        self.pivots = list(self.params["pivots"])
+        self.pivots = np.asarray(self.params["pivots"], dtype=np.int64)  # host ids
         self.width = min(PIVOTS_PER_BATCH, 64 * WORDS)
         self.out_marks = self.marks("out_mark")
         self.out_summary = self.vertex_array(0, np.uint64)
@@ -283,30 +283,36 @@ class Wedges:
 
 
 def wedges(G: fr.Graph, **options) -> Wedges:
-    """Count closed wedges at every vertex (one run of :class:`ClosedWedges`)."""
+    """Count closed wedges at every vertex (one run of :class:`ClosedWedges`).
+    The ranking and the graph of edges pointing up it are made where ``G``
+    lives (whole-array work over its arcs)."""
     simple = G.simplified()
-    src, dst, _ = simple.edges()
-    n, width = G.num_vertices, max(G.num_vertices, 1)
-    if G.directed:  # distinct unordered pairs, u < v: a sort (NumPy's hash unique is slower)
-        pairs = np.sort(np.minimum(src, dst) * width + np.maximum(src, dst))
-        pairs = pairs[np.concatenate([np.ones(min(len(pairs), 1), bool), pairs[1:] != pairs[:-1]])]
+    xp, n = G.xp, G.num_vertices
+    width = max(n, 1)
+    src, dst = simple.arc_sources(), simple.columns.astype(np.int64)
+    if G.directed:  # distinct unordered pairs, u < v
+        pairs = xp.sort(xp.minimum(src, dst) * width + xp.maximum(src, dst))
+        if len(pairs):
+            pairs = pairs[xp.concatenate([xp.ones(1, dtype=bool), pairs[1:] != pairs[:-1]])]
     else:  # each edge once already, as its arc u -> v with u < v
-        pairs = src[src < dst] * width + dst[src < dst]
+        up = src < dst
+        pairs = src[up] * width + dst[up]
     low, high = pairs // width, pairs % width
-    distinct = np.bincount(low, minlength=n) + np.bincount(high, minlength=n)
+    distinct = _count(xp, low, n) + _count(xp, high, n)
     # Rank by (neighbours, id) and point every edge to the higher rank: a
     # triangle is found once, from its lowest vertex, which needs two later
     # neighbours to be a pivot.
-    rank = np.empty(n, dtype=np.int64)
-    rank[np.lexsort((np.arange(n), distinct))] = np.arange(n)
-    first = np.where(rank[low] < rank[high], low, high)
-    pivots = np.flatnonzero(np.bincount(first, minlength=n) >= 2).tolist()
+    rank = xp.empty(n, dtype=np.int64)
+    if n:
+        rank[xp.lexsort(xp.stack([xp.arange(n), distinct]))] = xp.arange(n)
+    first = xp.where(rank[low] < rank[high], low, high)
+    pivots = fr.to_numpy(xp.flatnonzero(_count(xp, first, n) >= 2))
     if G.directed:
         # One edge per arc, weighted by the arc's tail in G.
         up = rank[src] < rank[dst]
-        graph = G.with_edges(np.where(up, src, dst), np.where(up, dst, src),
+        graph = G.with_edges(xp.where(up, src, dst), xp.where(up, dst, src),
                              src.astype(np.float64))
-        degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
+        degree = _count(xp, src, n) + _count(xp, dst, n)
     else:
         graph = G.with_edges(first, low + high - first, directed=True)
         degree = distinct
@@ -315,8 +321,14 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     # Both orders of each pair of neighbours, as NetworkX counts.
     closed = 2 * np.rint(fr.to_numpy(run.closed)).astype(np.int64)
     transitive = np.rint(fr.to_numpy(run.transitive)).astype(np.int64)
+    degree, distinct = fr.to_numpy(degree), fr.to_numpy(distinct)
     return Wedges(closed, transitive if G.directed else closed, degree, degree - distinct,
-                  np.bincount(src, minlength=n), run)
+                  fr.to_numpy(_count(xp, src, n)), run)
+
+
+def _count(xp, values, n: int):
+    """``bincount(values, minlength=n)`` (CuPy's needs a value)."""
+    return xp.bincount(values, minlength=n) if len(values) else xp.zeros(n, dtype=np.int64)
 
 
 def _select(values: np.ndarray, G: fr.Graph, nodes, cast):
