@@ -150,18 +150,22 @@ elif [ "$what" = shared ]; then
 elif [ "$what" = prims ]; then
     # The primitives of issue 32 on one GPU (issue 32's figures): Kronecker
     # SCALES (default "22 24"), one bench per group so that a slow one
-    # cannot hold up the rest, each under LIMIT seconds (default 40 at scale
-    # 22 and below, 55 above: 10 steps, under 8 minutes in all). A run is a
-    # warm-up, REPEAT timed runs (default 1; paths and dijkstra from 2
-    # roots) and the peak-memory run. Smoke test without a GPU:
+    # cannot hold up the rest, each under LIMIT seconds (default 33 at scale
+    # 22 and below, 45 above: 12 steps, under 8 minutes in all, graph
+    # builds included). A run is a warm-up, REPEAT timed runs (default 1)
+    # and the peak-memory run; paths and dijkstra (a Python list per
+    # reached vertex, some 10 million at scale 24) from ROOTS roots (default
+    # 2 at scale 22 and below, 1 above). Smoke test without a GPU:
     #     PRIMS_DEVICE=cpu SCALES=10 bash benchmarks/run_gpu.sh prims
     for scale in ${SCALES:-22 24}; do
-        limit=${LIMIT:-$([ "$scale" -le 22 ] && echo 40 || echo 55)}
+        small=$([ "$scale" -le 22 ] && echo 1 || echo 0)
+        limit=${LIMIT:-$([ "$small" = 1 ] && echo 33 || echo 45)}
+        roots=${ROOTS:-$([ "$small" = 1 ] && echo 2 || echo 1)}
         for group in kcore,scc,hits,eigenvector,katz triangles label_propagation edge_bc \
-                     paths,dijkstra; do
+                     paths dijkstra; do
             step "prims-$scale-${group%%,*}" "$limit" python -m frontier.cli bench \
                 --device "$PRIMS_DEVICE" --kronecker "$scale" --primitives "$group" \
-                --peers cusparse-spmv,scipy-csgraph --roots 2 --repeat "${REPEAT:-1}" \
+                --peers cusparse-spmv,scipy-csgraph --roots "$roots" --repeat "${REPEAT:-1}" \
                 --results "$RESULTS" --markdown "$OUT/benchmarks.md"
             grep -h "valid\|failed\|Error" "$LOGS/prims-$scale-${group%%,*}.log" | tail -n 12
         done
