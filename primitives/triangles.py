@@ -12,9 +12,11 @@ neighbours (few for a hub). Vertices with two later neighbours are taken as
   ``out_mark[x]`` of every later neighbour ``x`` (for a directed graph, in
   ``out_mark`` if ``p -> x`` in ``G`` and in ``in_mark`` if ``x -> p``);
 * count: every marked vertex advances over its out-edges; an edge ``x -> y``
-  between marked vertices closes a triangle with every pivot whose bit both
-  ends carry. The set bits of ``out_mark[x] & out_mark[y]`` go to their
-  pivots, and their number per edge to ``x`` and ``y``.
+  closes a triangle with every pivot whose bit both ends carry. A summary
+  word per vertex (bit ``w``: word ``w`` of its marks is nonzero) picks the
+  words both ends have, so an edge reads a word or two, not ``WORDS``. The
+  set bits of ``out_mark[x] & out_mark[y]`` go to their pivots, and their
+  number per edge to ``x`` and ``y``.
 
 The marks travel with a bitwise-or combiner (each word a vertex array of
 its own, a column of one ``(vertices, WORDS)`` array) and the counts with
@@ -57,8 +59,7 @@ import frontier as fr
 WORDS = 64
 #: pivots per batch (at most 64 * WORDS; tests lower it to cross batches)
 PIVOTS_PER_BATCH = 64 * WORDS
-#: most edges an advance hands to a functor (those between marked vertices take
-#: a few rows of WORDS words each: about 1.5 GB at 1/4 of 2**22)
+#: most edges an advance hands to a functor (a few 8-byte words each)
 CHUNK_EDGES = 1 << 22
 
 
