@@ -3,7 +3,7 @@
 # a small Kronecker graph with every CPU peer, and a 4096x4096 grid (BFS).
 #
 # Run from anywhere on the GPU machine (it works from the repository root):
-#     bash benchmarks/run_gpu.sh [tests|bench|all|small|kernels|shared]
+#     bash benchmarks/run_gpu.sh [tests|bench|all|small|kernels|shared|prims]
 #     bash benchmarks/run_gpu.sh largest SCALE
 # `largest` is the one-GPU memory batch instead: the generator's GPU tests,
 # all six primitives at Kronecker scale 24, then BFS, DOBFS and PageRank at
@@ -52,15 +52,19 @@ bench() {
         --results "$RESULTS" --markdown "$OUT/benchmarks.md" "$@"
 }
 
-if ! python -c "import cupy; cupy.cuda.runtime.getDeviceCount()" >/dev/null 2>&1; then
+PRIMS_DEVICE=${PRIMS_DEVICE:-cuda:0}   # prims only: cpu runs it without a GPU (a smoke test)
+if [ "${1:-all} $PRIMS_DEVICE" = "prims cpu" ]; then
+    echo "run_gpu.sh: prims on the CPU"
+elif ! python -c "import cupy; cupy.cuda.runtime.getDeviceCount()" >/dev/null 2>&1; then
     echo "run_gpu.sh: CuPy cannot see a GPU here; nothing to do" >&2
     exit 1
-fi
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
+else
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    python -c "import sys, numpy, cupy; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__, 'cupy', cupy.__version__)"
+fi
 
-what=${1:-all}   # tests | bench | all | largest | small | kernels | shared | deep
+what=${1:-all}   # tests | bench | all | largest | small | kernels | shared | deep | prims
 if [ "$what" = kernels ]; then
     # Per-level host cost taken apart, then every kernel of one call timed by
     # Nsight Compute (benchmarks/kernel_times.py) for each WORKLOAD:PRIMITIVE.
@@ -142,6 +146,29 @@ elif [ "$what" = shared ]; then
             --parts "${PARTS:-2,4}" --duplication "${DUPLICATION:-all,one_hop}" \
             --device cuda:0 --results "$RESULTS"
         cat "$LOGS/shared-parts-$scale.log"
+    done
+elif [ "$what" = prims ]; then
+    # The primitives of issue 32 on one GPU (issue 32's figures): Kronecker
+    # SCALES (default "22 24"), one bench per group so that a slow one
+    # cannot hold up the rest, each under LIMIT seconds (default 33 at scale
+    # 22 and below, 45 above: 12 steps, under 8 minutes in all, graph
+    # builds included). A run is a warm-up, REPEAT timed runs (default 1)
+    # and the peak-memory run; paths and dijkstra (a Python list per
+    # reached vertex, some 10 million at scale 24) from ROOTS roots (default
+    # 2 at scale 22 and below, 1 above). Smoke test without a GPU:
+    #     PRIMS_DEVICE=cpu SCALES=10 bash benchmarks/run_gpu.sh prims
+    for scale in ${SCALES:-22 24}; do
+        small=$([ "$scale" -le 22 ] && echo 1 || echo 0)
+        limit=${LIMIT:-$([ "$small" = 1 ] && echo 33 || echo 45)}
+        roots=${ROOTS:-$([ "$small" = 1 ] && echo 2 || echo 1)}
+        for group in kcore,scc,hits,eigenvector,katz triangles label_propagation edge_bc \
+                     paths dijkstra; do
+            step "prims-$scale-${group%%,*}" "$limit" python -m frontier.cli bench \
+                --device "$PRIMS_DEVICE" --kronecker "$scale" --primitives "$group" \
+                --peers cusparse-spmv,scipy-csgraph --roots "$roots" --repeat "${REPEAT:-1}" \
+                --results "$RESULTS" --markdown "$OUT/benchmarks.md"
+            grep -h "valid\|failed\|Error" "$LOGS/prims-$scale-${group%%,*}.log" | tail -n 12
+        done
     done
 elif [ "$what" = largest ]; then
     scale=${2:?largest needs a scale}

@@ -7,7 +7,10 @@ colour none of its already coloured neighbours has. A vertex's colour
 depends only on the colours of its neighbours earlier in that order, so the
 vertices can be coloured in rounds: each round colours every vertex whose
 earlier neighbours are all coloured, all at once, with the same result as
-the sequential visit.
+the sequential visit. Each vertex counts its earlier neighbours still
+uncoloured (``pending``); a round colours the vertices whose count reached
+0 and advances over their edges to count down their later neighbours',
+which are the next round's candidates. Every edge is walked once.
 
 The smallest colour not taken by the neighbours (their ``mex``) is found 64
 colours at a time: a ``neighbor_reduce`` ORs ``1 << colour`` over the
@@ -17,7 +20,13 @@ full looks at the next one.
 Degrees are NetworkX's: a self loop counts twice, parallel edges each. On
 several devices ``degree`` and ``color`` are ``"owner"`` arrays: a device
 computes them from all edges of the vertices it owns, and copies of remote
-vertices take their owners' values between steps.
+vertices take their owners' values between steps; ``pending`` is a
+``"sum"`` array, so a count-down at a copy reaches the owner, whose next
+frontier then holds the vertex.
+
+The primitive reads a vertex's neighbours over its in-edges and counts down
+over out-edges: it runs on ``G`` when undirected and on ``G`` reversed when
+directed (whose neighbours are then ``G``'s successors, as NetworkX's are).
 """
 
 from __future__ import annotations
@@ -40,36 +49,48 @@ class ColoringResult(fr.Result):
 
 class GreedyColoring(fr.Primitive):
     parameters = ()
-    communicate = {"degree": "owner", "color": "owner"}
+    communicate = {"degree": "owner", "color": "owner", "pending": "sum"}
 
     def setup(self):
         def ends(src, dst, edge, weight):  # a self loop has two ends here
             return 1 + (src == dst)
 
-        self.degree = fr.neighbor_reduce(self.graph, ends, "sum", direction="push",
-                                         dtype=np.int64)
+        self.degree = fr.neighbor_reduce(self.graph, ends, "sum", dtype=np.int64)
         self.color = self.vertex_array(-1, np.int64)
+        # earlier neighbours uncoloured; int32, which GPU atomic adds take
+        self.pending = self.vertex_array(0, np.int32)
         self.ids = self.vertex_ids()
 
     def initial_frontier(self):
         return self.all_vertices()
 
+    def earlier(self, first, then):
+        """Whether ``first`` comes before ``then`` in the largest-first order."""
+        degree, ids = self.degree, self.ids
+        return (degree[first] > degree[then]) | \
+            ((degree[first] == degree[then]) & (ids[first] < ids[then]))
+
     def step(self, frontier, iteration):
-        """Colour every uncoloured vertex whose earlier neighbours are coloured;
-        the output frontier is the vertices still uncoloured."""
-        color, degree, ids = self.color, self.degree, self.ids
+        """Colour the vertices of ``frontier`` whose earlier neighbours are all
+        coloured; the output frontier is their later neighbours, counted down."""
+        color, pending = self.color, self.pending
+        if iteration == 0:  # the owned vertices, once copies hold their owners' degrees
+            def waits_for(src, dst, edge, weight):  # dst waits for src
+                return self.earlier(src, dst).astype(np.int32)
 
-        def waits_for(src, dst, edge, weight):
-            earlier = (degree[dst] > degree[src]) | \
-                ((degree[dst] == degree[src]) & (ids[dst] < ids[src]))
-            return (color[dst] == -1) & earlier
+            self.pending[frontier.ids] = fr.neighbor_reduce(
+                self.graph, waits_for, "sum", vertices=frontier, dtype=np.int32)
+        ready = fr.filter(frontier, lambda v: (pending[v] == 0) & (color[v] == -1))
+        self.color[ready.ids] = self.smallest_free_color(ready.ids)
 
-        uncolored = fr.filter(frontier, lambda v: color[v] == -1)
-        blocked = fr.neighbor_reduce(self.graph, waits_for, "any", vertices=uncolored,
-                                     direction="push")
-        ready = uncolored.ids[~blocked]
-        self.color[ready] = self.smallest_free_color(ready)
-        return fr.filter(uncolored, lambda v: color[v] == -1)
+        def count_down(src, dst, edge, weight):
+            later = self.xp.flatnonzero((color[dst] == -1) & self.earlier(src, dst))
+            first = fr.scatter_add(pending, dst[later], self.xp.full(len(later), -1, np.int32))
+            counted = self.xp.zeros(len(dst), dtype=bool)
+            counted[later[first]] = True  # each vertex once per batch
+            return counted
+
+        return fr.advance(self.graph, ready, count_down).unique()
 
     def smallest_free_color(self, vertices):
         """The smallest colour no neighbour of each vertex has."""
@@ -78,13 +99,13 @@ class GreedyColoring(fr.Primitive):
         pending, low = xp.arange(len(vertices)), 0
         while len(pending):
             def bit(src, dst, edge, weight, low=low):
-                offset = color[dst] - low
+                offset = color[src] - low
                 inside = (offset >= 0) & (offset < WINDOW)
                 shift = xp.clip(offset, 0, WINDOW - 1).astype(np.uint64)
                 return xp.where(inside, xp.left_shift(xp.uint64(1), shift), xp.uint64(0))
 
             taken = fr.neighbor_reduce(self.graph, bit, xp.bitwise_or, identity=0,
-                                       vertices=vertices[pending], direction="push",
+                                       vertices=vertices[pending],
                                        dtype=np.uint64).astype(np.uint64)
             full = taken == np.uint64(2**64 - 1)
             open_ = ~taken[~full]  # a 1 for each free colour of the window
@@ -125,4 +146,6 @@ def greedy_color(G: fr.Graph, **options) -> ColoringResult:
     >>> greedy_color(G).color.tolist()
     [1, 2, 0, 1]
     """
+    if G.directed:  # G's successors as in-neighbours
+        G = G.with_edges(G.columns, G.arc_sources())
     return fr.enact(GreedyColoring, G, **options)

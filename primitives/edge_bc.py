@@ -62,13 +62,26 @@ class WeightedEdgeBrandes(EdgeTargets, WeightedBrandes):
 
 def subdivided(G: fr.Graph, weighted: bool) -> fr.Graph:
     """The directed graph with arc ``a = u -> v`` of ``G`` replaced by
-    ``u -> n + a -> v`` (weights ``w`` and 0 when ``weighted``)."""
-    src, dst, weights = G.edges()
-    n, midpoint = G.num_vertices, G.num_vertices + np.arange(len(src))
+    ``u -> n + a -> v`` (weights ``w`` and 0 when ``weighted``), built where
+    ``G`` lives from its arcs in CSR order."""
+    xp = G.xp
+    src, dst = G.arc_sources(), G.columns.astype(np.int64)
+    n, midpoint = G.num_vertices, G.num_vertices + xp.arange(len(dst), dtype=np.int64)
+    weights = None
     if weighted:
-        weights = np.concatenate([weights, np.zeros_like(weights)])
-    return G.with_edges(np.concatenate([src, midpoint]), np.concatenate([midpoint, dst]),
-                        weights if weighted else None, n + len(src), directed=True)
+        weights = xp.concatenate([G.weights, xp.zeros_like(G.weights)])
+    return G.with_edges(xp.concatenate([src, midpoint]), xp.concatenate([midpoint, dst]),
+                        weights, n + len(dst), directed=True)
+
+
+def reverse_arcs(G: fr.Graph):
+    """For each arc ``u -> v`` of a simple undirected ``G`` (CSR order, where
+    arcs are sorted by ``(u, v)``), the position of its reverse ``v -> u``:
+    a binary search of the sorted keys ``u n + v``, int64 throughout
+    (``n * n`` passes 2**31 from 2**16 vertices), on ``G``'s device."""
+    xp, n = G.xp, G.num_vertices
+    src, dst = G.arc_sources(), G.columns.astype(np.int64)
+    return xp.searchsorted(src * n + dst, dst * n + src)
 
 
 def edge_betweenness_centrality(
@@ -134,11 +147,8 @@ def edge_betweenness_centrality(
     src, dst, _ = simple.edges()
     through = fr.to_numpy(run.centrality)[n:]
     if not G.directed:  # both directions of an edge: arcs u -> v and v -> u
-        wide_src, wide_dst = src.astype(np.int64), dst.astype(np.int64)  # n * n > 2**31
-        keys = wide_src * n + wide_dst
-        order = np.argsort(keys)
-        reverse = order[np.searchsorted(keys, wide_dst * n + wide_src, sorter=order)]
         once = src < dst
+        reverse = fr.to_numpy(reverse_arcs(simple))
         src, dst, through = src[once], dst[once], (through + through[reverse])[once]
     result = EdgeBCResult(src, dst, through)
     result.__dict__.update({name: value for name, value in run.__dict__.items()

@@ -82,8 +82,10 @@ class LabelPropagation(fr.Primitive):
         fr.advance(self.graph, vertices, collect)
         if not pairs:
             return unsettled
-        # each neighbour once, as NetworkX's G[v] lists it
-        pair = xp.unique(xp.concatenate(pairs))
+        pair = xp.concatenate(pairs)
+        if not self.graph.is_simple():  # each neighbour once, as NetworkX's G[v] lists it
+            pair.sort()
+            pair = pair[xp.concatenate([xp.ones(1, bool), pair[1:] != pair[:-1]])]
         source, target = pair // len(labels), pair % len(labels)
         key = xp.sort(source * n + labels[target])
         first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])

@@ -16,6 +16,9 @@ attribute), else every edge weighs 1 as NetworkX's default does.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+
 import networkx as nx
 import numpy as np
 
@@ -71,9 +74,11 @@ def single_source_dijkstra(G: fr.Graph, source, target=None, cutoff=None,
     lengths, predecessor = _tree(G, source, weight, options)
     paths = _paths(G, lengths, predecessor, cutoff)
     # NetworkX sums the weights: integers stay integers
-    number = float if weight is not None and G.weights is not None \
-        and G.weights.dtype.kind == "f" else int
-    distances = {node: number(lengths[G.vertex_id(node)]) for node in paths}
+    number = np.float64 if weight is not None and G.weights is not None \
+        and G.weights.dtype.kind == "f" else np.int64
+    vertices = _reached(lengths, cutoff)
+    distances = dict(zip(_nodes(G, vertices), lengths[vertices].astype(number).tolist(),
+                         strict=True))
     distances[G.node(G.vertex_id(source))] = 0  # NetworkX's source length is the int 0
     if target is None:
         return distances, paths
@@ -153,21 +158,90 @@ def _tree(G: fr.Graph, source, weight, options: dict):
 
 
 def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray, cutoff) -> dict:
-    """node -> path for every vertex reached (within ``cutoff``), nearest first."""
+    """node -> path for every vertex reached (within ``cutoff``), nearest first.
+
+    Whole-array work: the paths of the vertices ``d`` steps down the tree
+    are the rows of a ``(vertices, d + 1)`` array, their parents' rows and
+    their own ids, turned into lists by one ``tolist`` per level; no Python
+    loop runs per vertex."""
+    vertices = _reached(lengths, cutoff)  # closed under parents: lengths grow along the tree
+    depth, parent = _tree_depth(predecessor, vertices)
+    order = np.argsort(depth, kind="stable")
+    starts = np.searchsorted(depth[order], np.arange(int(depth.max(initial=-1)) + 2))
+    labels = _labels(G)
+    row = np.empty(len(vertices), dtype=np.int64)  # of each vertex in its level's array
+    rows = np.empty((0, 1), dtype=vertices.dtype)
+    paths: list = []
+    with _without_cyclic_gc():
+        for level in (order[start:stop] for start, stop in zip(starts, starts[1:])):
+            row[level] = np.arange(len(level))
+            rows = np.concatenate([rows[row[parent[level]]], vertices[level, None]], axis=1) \
+                if len(paths) else vertices[level, None]
+            paths.extend((rows if labels is None else labels[rows]).tolist())
+        at = np.empty(len(order), dtype=np.int64)
+        at[order] = np.arange(len(order))
+        return dict(zip(_nodes(G, vertices), [paths[i] for i in at.tolist()], strict=True))
+
+
+@contextlib.contextmanager
+def _without_cyclic_gc():
+    """Python's cycle collector paused: millions of new lists (which form no
+    cycles) would otherwise set it off again and again, over every object
+    made so far (2-3x the time of building the paths at Kronecker 20)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _reached(lengths: np.ndarray, cutoff) -> np.ndarray:
+    """The vertices reached (within ``cutoff``), nearest first, ties by id."""
     reached = lengths >= 0 if lengths.dtype.kind in "iu" else np.isfinite(lengths)
     if cutoff is not None:
         reached &= lengths <= cutoff
-    order = np.flatnonzero(reached)
-    order = order[np.argsort(lengths[order], kind="stable")]
-    path_of: dict[int, list] = {}
-    for vertex in order.tolist():
-        chain = []
-        while vertex not in path_of and vertex >= 0:
-            chain.append(vertex)
-            vertex = int(predecessor[vertex])
-        path = path_of.get(vertex, [])
-        for step in reversed(chain):
-            path = [*path, G.node(step)]
-            path_of[step] = path
-    return {G.node(vertex): path_of[vertex] for vertex in order.tolist()}
+    vertices = np.flatnonzero(reached)
+    return vertices[np.argsort(lengths[vertices], kind="stable")]
 
+
+def _labels(G: fr.Graph):
+    """``G.node_labels`` as an object array (each label one entry, tuples
+    too), or None on a graph whose nodes are its vertex ids."""
+    if G.node_labels is None:
+        return None
+    return np.fromiter(G.node_labels, dtype=object, count=len(G.node_labels))
+
+
+def _nodes(G: fr.Graph, vertices: np.ndarray) -> list:
+    """The caller's node of each of ``vertices`` (ids on a graph without labels)."""
+    labels = _labels(G)
+    return (vertices if labels is None else labels[vertices]).tolist()
+
+
+def _tree_depth(predecessor: np.ndarray, vertices: np.ndarray):
+    """The depth in the tree of each of ``vertices`` (a set closed under
+    ``predecessor``, which is -1 at the root) and the position in
+    ``vertices`` of its parent (-1 for the root), by pointer jumping
+    (``log2(depth)`` whole-array rounds).
+
+    Examples
+    --------
+    >>> depth, parent = _tree_depth(np.array([2, 0, -1, 1]), np.arange(4))
+    >>> depth.tolist(), parent.tolist()
+    ([1, 2, 0, 3], [2, 0, -1, 1])
+    """
+    at = np.full(len(predecessor), -1, dtype=np.int64)
+    at[vertices] = np.arange(len(vertices))
+    up = predecessor[vertices].astype(np.int64)
+    up = np.where(up >= 0, at[np.maximum(up, 0)], -1)
+    depth, ancestor = (up >= 0).astype(np.int64), up.copy()
+    for _ in range(64):  # depth < 2**64: more rounds means a cycle
+        jumping = np.flatnonzero(ancestor >= 0)
+        if len(jumping) == 0:
+            return depth, up
+        via = ancestor[jumping]
+        depth[jumping] += depth[via]  # fancy indexing reads before it writes
+        ancestor[jumping] = ancestor[via]
+    raise ValueError("the predecessors do not form a tree")

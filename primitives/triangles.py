@@ -5,20 +5,29 @@ Each triangle is found once, from its lowest vertex in a ranking by
 (neighbour count, id): the primitive walks the graph with every edge
 pointing to its higher-ranked end, so a vertex's out-edges are its *later*
 neighbours (few for a hub). Vertices with two later neighbours are taken as
-*pivots*, 64 at a time, each with its own bit:
+*pivots*, ``64 * WORDS`` at a time, each with its own bit of a vertex's
+``WORDS`` 64-bit words of marks:
 
 * mark: each pivot advances over its out-edges and sets its bit in
   ``out_mark[x]`` of every later neighbour ``x`` (for a directed graph, in
   ``out_mark`` if ``p -> x`` in ``G`` and in ``in_mark`` if ``x -> p``);
 * count: every marked vertex advances over its out-edges; an edge ``x -> y``
-  closes a triangle with every pivot whose bit both ends carry. The bits of
-  ``out_mark[x] & out_mark[y]``, counted column by column, go to the
-  pivots, and their number per edge to ``x`` and ``y``.
+  closes a triangle with every pivot whose bit both ends carry. A summary
+  word per vertex (bit ``w``: word ``w`` of its marks is nonzero) picks the
+  words both ends have, so an edge reads a word or two, not ``WORDS``. The
+  set bits of ``out_mark[x] & out_mark[y]`` go to their pivots, and their
+  number per edge to ``x`` and ``y``.
 
-The marks travel with a bitwise-or combiner and the counts with ``"sum"``,
-so the same module runs on several devices: each device marks from its own
-pivots and counts over its own vertices' edges, and only vertex values
-cross between devices. A batch costs two steps.
+The marks travel with a bitwise-or combiner (each word a vertex array of
+its own, a column of one ``(vertices, WORDS)`` array) and the counts with
+``"sum"``, so the same module runs on several devices: each device marks
+from its own pivots and counts over its own vertices' edges, and only
+vertex values cross between devices. A batch costs two steps: 4,096
+pivots a batch make Kronecker 20's 505,675 pivots 124 batches (64 made
+7,902, each some milliseconds of launches on a GPU), and fewer batches
+also read fewer edges: each reads the out-edges of every vertex it marked
+(Kronecker 18: 7.0e7 edges in 34 batches, 5.3e8 in 2,168 batches of 64).
+The marks take ``8 * WORDS`` bytes per vertex (8 GB at Kronecker 24).
 
 What is counted is NetworkX's:
 
@@ -46,7 +55,12 @@ import numpy as np
 
 import frontier as fr
 
-BATCH = 64  # pivots per batch: one bit each of a uint64 mark
+#: 64-bit words of pivot bits per vertex: a batch takes up to 64 * WORDS pivots
+WORDS = 64
+#: pivots per batch (at most 64 * WORDS; tests lower it to cross batches)
+PIVOTS_PER_BATCH = 64 * WORDS
+#: most edges an advance hands to a functor (a few 8-byte words each)
+CHUNK_EDGES = 1 << 22
 
 
 def _either(current, offer):
@@ -63,31 +77,58 @@ class WedgeResult(fr.Result):
     transitive: object
 
 
+def _word_names(kind: str) -> list[str]:
+    return [f"{kind}_{word}" for word in range(WORDS)]
+
+
 class ClosedWedges(fr.Primitive):
-    parameters = ("pivots", "directed")
-    communicate = {"out_mark": _either, "in_mark": _either, "closed": "sum",
-                   "transitive": "sum"}
+    """Closed wedges of an undirected graph (its edges pointing up the ranking)."""
+
+    parameters = ("pivots",)
+    directed = False
+    # each word of the marks is a column of a (vertices, WORDS) array, shared
+    # between devices as a vertex array of its own; a summary word per vertex
+    # has bit w set where word w of its marks is nonzero
+    communicate = {**{name: _either for name in _word_names("out_mark")},
+                   "out_summary": _either, "closed": "sum", "transitive": "sum"}
 
     def setup(self):
-        self.pivots = list(self.params["pivots"])
-        self.directed = self.params["directed"]
-        self.out_mark = self.vertex_array(0, np.uint64)
-        self.in_mark = self.vertex_array(0, np.uint64)
+        self.pivots = np.asarray(self.params["pivots"], dtype=np.int64)  # host ids
+        self.width = min(PIVOTS_PER_BATCH, 64 * WORDS)
+        self.out_marks = self.marks("out_mark")
+        self.out_summary = self.vertex_array(0, np.uint64)
+        if self.directed:
+            self.in_marks = self.marks("in_mark")
+            self.in_summary = self.vertex_array(0, np.uint64)
         self.closed = self.vertex_array(0.0, np.float64)
         self.transitive = self.vertex_array(0.0, np.float64)
         self.bit = self.vertex_array(-1, np.int64)  # local: pivot bit of each slot
         self.batch, self.marking = 0, True
 
+    def marks(self, kind: str):
+        """A (vertices, WORDS) uint64 array of pivot bits, its columns named
+        ``kind_0 ..`` as vertex arrays."""
+        marks = self.xp.zeros((self.graph.num_vertices, WORDS), dtype=np.uint64)  # per slot
+        for word, name in enumerate(_word_names(kind)):
+            setattr(self, name, marks[:, word])
+        return marks
+
+    def kinds(self):
+        """``(marks, summary)`` of each direction of ``G`` marked."""
+        if self.directed:
+            return [(self.out_marks, self.out_summary), (self.in_marks, self.in_summary)]
+        return [(self.out_marks, self.out_summary)]
+
     def initial_frontier(self):
         return self.begin_batch()
 
     def converged(self, frontier, iteration):
-        return self.marking and self.batch * BATCH >= len(self.pivots)
+        return self.marking and self.batch * self.width >= len(self.pivots)
 
     def begin_batch(self):
         """Give this batch's pivots their bits; they are the frontier."""
         xp = self.xp
-        ids = xp.asarray(self.pivots[self.batch * BATCH:(self.batch + 1) * BATCH],
+        ids = xp.asarray(self.pivots[self.batch * self.width:(self.batch + 1) * self.width],
                          dtype=np.int64)
         slots = self.slot_of(ids)
         here = slots >= 0
@@ -102,10 +143,15 @@ class ClosedWedges(fr.Primitive):
             # Only the pivots: on several devices the frontier also holds
             # vertices whose counts other devices' offers changed.
             pivots = fr.filter(frontier, lambda ids: self.bit[ids] >= 0)
-            return fr.filter(fr.advance(self.graph, pivots, self.mark), unique=True)
+            marked = fr.filter(fr.advance(self.graph, pivots, self.mark,
+                                          chunk_edges=CHUNK_EDGES), unique=True)
+            for marks, summary in self.kinds():  # of the rows this device wrote
+                summary[marked.ids] = _summary(self.xp, marks[marked.ids])
+            return marked
         self.count(frontier)
-        self.out_mark[frontier.ids] = 0  # owners reset; copies follow at the boundary
-        self.in_mark[frontier.ids] = 0
+        for marks, summary in self.kinds():  # owners reset; copies follow at the boundary
+            marks[frontier.ids] = 0
+            summary[frontier.ids] = 0
         self.bit[self.slots] = -1
         self.batch, self.marking = self.batch + 1, True
         return self.begin_batch()
@@ -115,65 +161,114 @@ class ClosedWedges(fr.Primitive):
         neighbour along one arc per direction of ``G``, so its bits are new
         there: adding is or."""
         xp = self.xp
-        bits = xp.left_shift(xp.uint64(1), self.bit[src].astype(np.uint64))
+        bit = self.bit[src]
+        bits = xp.left_shift(xp.uint64(1), (bit % 64).astype(np.uint64))
+        at = dst.astype(np.int64) * WORDS + bit // 64  # (vertex, word) in the flat marks
         if self.directed:
             out = weight == self.vertex_ids()[src]  # the arc src -> dst of G
-            fr.scatter_add(self.out_mark, dst[out], bits[out])
-            fr.scatter_add(self.in_mark, dst[~out], bits[~out])
+            fr.scatter_add(self.out_marks.reshape(-1), at[out], bits[out])
+            fr.scatter_add(self.in_marks.reshape(-1), at[~out], bits[~out])
         else:
-            fr.scatter_add(self.out_mark, dst, bits)
+            fr.scatter_add(self.out_marks.reshape(-1), at, bits)
         return xp.ones(len(dst), dtype=bool)
 
     def count(self, frontier):
         """Triangles of each pivot over the (later) edges of the marked vertices."""
-        xp = self.xp
-        closed = xp.zeros(BATCH, dtype=np.int64)
-        transitive = xp.zeros(BATCH, dtype=np.int64)
-        out_mark, in_mark, ids = self.out_mark, self.in_mark, self.vertex_ids()
+        xp, ids = self.xp, self.vertex_ids()
+        closed = xp.zeros(64 * WORDS, dtype=np.int64)
+        transitive = xp.zeros(64 * WORDS, dtype=np.int64)
+        out = (self.out_marks, self.out_summary)
+        into = (self.in_marks, self.in_summary) if self.directed else None
 
         def close(src, dst, edge, weight):
-            out_x, out_y = out_mark[src], out_mark[dst]
             if not self.directed:
-                self.add(closed, self.closed, [src, dst], [out_x & out_y])
+                self.add(closed, self.closed, [src, dst], [_common(xp, src, dst, out, out)])
                 return xp.zeros(len(dst), dtype=bool)
-            in_x, in_y = in_mark[src], in_mark[dst]
             # S_px S_py (bit by bit): the triangle's weight S_px S_py S_xy,
             # one parallel edge x - y at a time.
             self.add(closed, self.closed, [src, dst],
-                     [out_x & out_y, out_x & in_y, in_x & out_y, in_x & in_y])
+                     [_common(xp, src, dst, a, b) for a in (out, into) for b in (out, into)])
             forward = weight == ids[src]  # the arc's tail and head in G
             tail, head = xp.where(forward, src, dst), xp.where(forward, dst, src)
-            out_t, out_h, in_t, in_h = (out_mark[tail], out_mark[head], in_mark[tail],
-                                        in_mark[head])
-            self.add(transitive, None, [], [out_t & out_h])
-            self.add(None, self.transitive, [tail], [in_t & out_h, in_t & in_h])
+            self.add(transitive, None, [], [_common(xp, tail, head, out, out)])
+            self.add(None, self.transitive, [tail],
+                     [_common(xp, tail, head, into, out), _common(xp, tail, head, into, into)])
             return xp.zeros(len(dst), dtype=bool)
 
-        fr.advance(self.graph, frontier, close)
+        fr.advance(self.graph, frontier, close, chunk_edges=CHUNK_EDGES)
         fr.scatter_add(self.closed, self.slots, closed[self.bits].astype(np.float64))
         fr.scatter_add(self.transitive, self.slots, transitive[self.bits].astype(np.float64))
 
-    def add(self, per_pivot, per_vertex, vertices, masks):
-        """Add the set bits of ``masks`` (uint64 per edge) to ``per_pivot``
-        (by bit) and to ``per_vertex`` at each of ``vertices`` (by edge)."""
-        # Most edges close nothing in a batch: unpack only those that do.
-        closing = self.xp.flatnonzero(sum((mask != 0).astype(np.int8) for mask in masks))
-        bits = sum(_bits(self.xp, mask[closing]) for mask in masks)
+    def add(self, per_pivot, per_vertex, vertices, found):
+        """Add the set bits of each ``(edge, word, mask)`` of ``found`` (from
+        :func:`_common`) to ``per_pivot`` (by bit) and to ``per_vertex`` at
+        each of ``vertices`` (by edge)."""
+        xp = self.xp
+        edges, pivots = [], []
+        for edge, word, mask in found:
+            if len(edge):
+                value, bit = _set_bits(xp, mask)
+                edges.append(edge[value])
+                pivots.append(word[value] * 64 + bit)
+        if not edges:
+            return
+        edges, pivots = xp.concatenate(edges), xp.concatenate(pivots)
         if per_pivot is not None:
-            per_pivot += bits.sum(axis=0, dtype=np.int64)
+            per_pivot += xp.bincount(pivots, minlength=len(per_pivot))
         if per_vertex is not None:
-            per_edge = bits.sum(axis=1, dtype=np.int64).astype(np.float64)
             for ends in vertices:
-                fr.scatter_add(per_vertex, ends[closing], per_edge)
+                per_vertex += xp.bincount(ends[edges], minlength=len(per_vertex))
 
     def result(self):
         return WedgeResult(self.closed, self.transitive)
 
 
-def _bits(xp, masks):
-    """The 64 bits of each of ``masks`` (uint64): an (edges, 64) uint8 array."""
-    bits = xp.unpackbits(xp.ascontiguousarray(masks).view(np.uint8), bitorder="little")
-    return bits.reshape(-1, BATCH)
+class DirectedClosedWedges(ClosedWedges):
+    """Closed wedges of a directed graph: marks for both directions of ``G``."""
+
+    directed = True
+    communicate = {**ClosedWedges.communicate, "in_summary": _either,
+                   **{name: _either for name in _word_names("in_mark")}}
+
+
+def _summary(xp, rows):
+    """Bit ``w`` set where word ``w`` of each of ``rows`` ((vertices, WORDS)
+    uint64) is nonzero: a sum of distinct powers of two, so an or."""
+    powers = xp.left_shift(xp.uint64(1), xp.arange(WORDS, dtype=np.uint64))
+    return ((rows != 0) * powers).sum(axis=1, dtype=np.uint64)
+
+
+def _common(xp, x, y, at_x, at_y):
+    """The nonzero ``marks_x[x] & marks_y[y]`` words of edges ``x -> y``
+    (``at_x``, ``at_y``: ``(marks, summary)``): ``(edge, word, mask)``, one
+    entry per word that both ends' summaries have, which is a word or two
+    of the ``WORDS`` for most edges (so no edge reads whole rows)."""
+    (marks_x, summary_x), (marks_y, summary_y) = at_x, at_y
+    both = summary_x[x] & summary_y[y]
+    edge = xp.flatnonzero(both)
+    pair, word = _set_bits(xp, both[edge])
+    edge = edge[pair]
+    mask = marks_x.reshape(-1)[x[edge].astype(np.int64) * WORDS + word] & \
+        marks_y.reshape(-1)[y[edge].astype(np.int64) * WORDS + word]
+    closing = xp.flatnonzero(mask)
+    return edge[closing], word[closing], mask[closing]
+
+
+def _set_bits(xp, values):
+    """Every set bit of ``values`` (nonzero uint64): the index of its value
+    and its position (0-63), the lowest bit of every value at a time (most
+    values that close triangles hold one or two)."""
+    index = xp.arange(len(values), dtype=np.int64)
+    indices, positions = [index[:0]], [index[:0]]
+    while len(values):
+        lowest = values & (~values + np.uint64(1))
+        indices.append(index)
+        # log2 of a power of two, rounded: CUDA's log2(8.0) is not exactly 3
+        positions.append(xp.rint(xp.log2(lowest.astype(np.float64))).astype(np.int64))
+        values = values ^ lowest
+        left = xp.flatnonzero(values)
+        values, index = values[left], index[left]
+    return xp.concatenate(indices), xp.concatenate(positions)
 
 
 @dataclass
@@ -189,35 +284,52 @@ class Wedges:
 
 
 def wedges(G: fr.Graph, **options) -> Wedges:
-    """Count closed wedges at every vertex (one run of :class:`ClosedWedges`)."""
+    """Count closed wedges at every vertex (one run of :class:`ClosedWedges`).
+    The ranking and the graph of edges pointing up it are made where ``G``
+    lives (whole-array work over its arcs)."""
     simple = G.simplified()
-    src, dst, _ = simple.edges()
-    n, width = G.num_vertices, max(G.num_vertices, 1)
-    pairs = np.unique(np.minimum(src, dst) * width + np.maximum(src, dst))  # distinct, u < v
+    xp, n = G.xp, G.num_vertices
+    width = max(n, 1)
+    src, dst = simple.arc_sources(), simple.columns.astype(np.int64)
+    if G.directed:  # distinct unordered pairs, u < v
+        pairs = xp.sort(xp.minimum(src, dst) * width + xp.maximum(src, dst))
+        if len(pairs):
+            pairs = pairs[xp.concatenate([xp.ones(1, dtype=bool), pairs[1:] != pairs[:-1]])]
+    else:  # each edge once already, as its arc u -> v with u < v
+        up = src < dst
+        pairs = src[up] * width + dst[up]
     low, high = pairs // width, pairs % width
-    distinct = np.bincount(low, minlength=n) + np.bincount(high, minlength=n)
+    distinct = _count(xp, low, n) + _count(xp, high, n)
     # Rank by (neighbours, id) and point every edge to the higher rank: a
     # triangle is found once, from its lowest vertex, which needs two later
     # neighbours to be a pivot.
-    rank = np.empty(n, dtype=np.int64)
-    rank[np.lexsort((np.arange(n), distinct))] = np.arange(n)
-    first = np.where(rank[low] < rank[high], low, high)
-    pivots = np.flatnonzero(np.bincount(first, minlength=n) >= 2).tolist()
+    rank = xp.empty(n, dtype=np.int64)
+    if n:
+        rank[xp.lexsort(xp.stack([xp.arange(n), distinct]))] = xp.arange(n)
+    first = xp.where(rank[low] < rank[high], low, high)
+    pivots = fr.to_numpy(xp.flatnonzero(_count(xp, first, n) >= 2))
     if G.directed:
         # One edge per arc, weighted by the arc's tail in G.
         up = rank[src] < rank[dst]
-        graph = G.with_edges(np.where(up, src, dst), np.where(up, dst, src),
+        graph = G.with_edges(xp.where(up, src, dst), xp.where(up, dst, src),
                              src.astype(np.float64))
-        degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
+        degree = _count(xp, src, n) + _count(xp, dst, n)
     else:
         graph = G.with_edges(first, low + high - first, directed=True)
         degree = distinct
-    run = fr.enact(ClosedWedges, graph, pivots=pivots, directed=G.directed, **options)
+    run = fr.enact(DirectedClosedWedges if G.directed else ClosedWedges, graph,
+                   pivots=pivots, **options)
     # Both orders of each pair of neighbours, as NetworkX counts.
     closed = 2 * np.rint(fr.to_numpy(run.closed)).astype(np.int64)
     transitive = np.rint(fr.to_numpy(run.transitive)).astype(np.int64)
+    degree, distinct = fr.to_numpy(degree), fr.to_numpy(distinct)
     return Wedges(closed, transitive if G.directed else closed, degree, degree - distinct,
-                  np.bincount(src, minlength=n), run)
+                  fr.to_numpy(_count(xp, src, n)), run)
+
+
+def _count(xp, values, n: int):
+    """``bincount(values, minlength=n)`` (CuPy's needs a value)."""
+    return xp.bincount(values, minlength=n) if len(values) else xp.zeros(n, dtype=np.int64)
 
 
 def _select(values: np.ndarray, G: fr.Graph, nodes, cast):

@@ -593,6 +593,10 @@ def sampled_with_room() -> int:
     ("edge_bc",
      lambda result: setattr(result, "centrality", result.centrality * 1.01) or result,
      "edge betweenness"),
+    # the same sum, edges swapped: only the comparison with NetworkX sees it
+    ("edge_bc",
+     lambda result: setattr(result, "centrality", result.centrality[::-1].copy()) or result,
+     "NetworkX"),
 ])
 def test_bench_records_a_wrong_answer_of_a_new_primitive(tmp_path, capsys, monkeypatch,
                                                          primitive, wrong, message):
@@ -720,6 +724,9 @@ def test_tree_of_paths_and_tree_arcs():
     for broken, message in (({0: [0], 1: [1]}, "runs from 1"),
                             ({0: [0], 1: [0, 1], 2: [0, 3, 2]}, "through 3"),
                             ({0: [0], 1: [0, 1], 2: [0, 2], 3: [0, 1, 3], 4: [0, 2, 1, 4]},
+                             "does not extend"),
+                            # the right length and last step, another middle
+                            ({0: [0], 1: [0, 1], 2: [0, 1, 2], 3: [0, 3], 4: [0, 3, 2, 4]},
                              "does not extend")):
         with pytest.raises(ValueError, match=message):
             answers.tree_of_paths(broken, 5, 0)

@@ -3,6 +3,8 @@ one device and several."""
 
 from __future__ import annotations
 
+import importlib
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from strategies import edge_lists, with_device
 
 import frontier as fr
 from primitives import average_clustering, clustering, transitivity, triangles
-from primitives.triangles import BATCH, wedges
+from primitives.triangles import WORDS, wedges
 
 
 def per_vertex(values: dict, n: int) -> list:
@@ -55,11 +57,16 @@ def test_clustering_and_transitivity_match_networkx(device, edges, data):
         pytest.approx(expected, abs=1e-12)
 
 
-def test_more_pivots_than_one_batch():
-    g = nx.gnp_random_graph(3 * BATCH + 5, 0.15, seed=3)
+@pytest.mark.parametrize("per_batch", [64, 100, 64 * WORDS])
+def test_more_pivots_than_one_batch(monkeypatch, per_batch):
+    """Batches of one word, of words partly used, and of every word; the
+    graphs have pivots for three batches of 64 and more than one word."""
+    module = importlib.import_module("primitives.triangles")  # not the function
+    monkeypatch.setattr(module, "PIVOTS_PER_BATCH", per_batch)
+    g = nx.gnp_random_graph(3 * 64 + 5, 0.15, seed=3)
     G = fr.Graph.from_networkx(g, weight=None, device="cpu")
     assert triangles(G).tolist() == list(nx.triangles(g).values())
-    d = nx.gnp_random_graph(2 * BATCH + 3, 0.1, seed=4, directed=True)
+    d = nx.gnp_random_graph(2 * 64 + 3, 0.1, seed=4, directed=True)
     D = fr.Graph.from_networkx(d, weight=None, device="cpu")
     np.testing.assert_allclose(clustering(D), list(nx.clustering(d).values()), atol=1e-12)
     assert transitivity(D) == pytest.approx(nx.transitivity(d))
