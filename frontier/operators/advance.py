@@ -17,14 +17,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ..direction import AutoDirection
+from ..direction import DIRECTIONS, AutoDirection
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
 from ..replay import claim_batch
 from ..slots import for_graph
 from .expand import default_chunk_edges, expand
-
-DIRECTIONS = ("push", "pull")
 
 
 def advance(

@@ -104,16 +104,18 @@ def _pull_fused(graph, frontier, functor, switch, bits):
                          skip=state["visited"])
 
 
-def _labelled(functor) -> bool:
-    return all(hasattr(functor, name) for name in ("labels", "value", "unset"))
+def _labelled(functor, names=("labels", "value", "unset")) -> bool:
+    """Whether ``functor`` has all of ``names`` (a claim's labels, by default
+    with the value it writes and the unset label)."""
+    return all(hasattr(functor, name) for name in names)
 
 
 def _candidates(functor):
     """The pull's candidates: ``None`` (every vertex) for a built-in claim,
     which checks its labels in its fast path, and for a functor without
     labels; the unlabelled vertices otherwise."""
-    if getattr(functor, "fused", None) == "claim_unvisited" or not hasattr(functor, "labels") \
-            or not hasattr(functor, "unset"):
+    if getattr(functor, "fused", None) == "claim_unvisited" \
+            or not _labelled(functor, ("labels", "unset")):
         return None
     return Frontier.from_mask(functor.labels == functor.unset)
 
