@@ -115,7 +115,8 @@ def read_last(array) -> int:
     return _read_words(address, 1, array.dtype)[0]
 
 
-#: The most 8-byte words one :func:`_read_words` copies.
+#: The 8-byte words of the pinned buffer :func:`_read_words` copies into
+#: (a read of more words makes it larger).
 PINNED_WORDS = 8
 
 
@@ -131,10 +132,10 @@ def _read_words(address: int, words: int, dtype) -> list[int]:
         return host.tolist()
     key = ("pinned-words", threading.get_ident())
     pinned = _buffers.get(key)
-    if pinned is None:
+    if pinned is None or len(pinned[0]) < words:
         import cupyx
 
-        host = cupyx.empty_pinned(PINNED_WORDS, dtype=np.uint64)
+        host = cupyx.empty_pinned(max(words, PINNED_WORDS), dtype=np.uint64)
         # the array and its address: NumPy's .ctypes builds an object per call
         pinned = _buffers[key] = (host, host.ctypes.data)
     host, host_address = pinned
