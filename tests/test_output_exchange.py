@@ -174,3 +174,34 @@ def test_output_boundary_on_parts_sharing_a_gpu(name, edges, count, duplication)
     for field, values in snapshot.arrays().items():
         if field != "predecessor":
             np.testing.assert_array_equal(getattr(fast, field), values)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(DECLARED))
+@given(edges=edge_lists(max_vertices=60, max_edges=240, integer_weights=True),
+       count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]))
+@settings(max_examples=max(3, settings().max_examples // 4))
+def test_fused_boundary_gives_the_whole_array_answer(name, edges, count, duplication):
+    """The GPU boundary's split and collection kernels against its
+    whole-array CuPy code, on parts sharing ``cuda:0``."""
+    import frontier.multi.output_exchange as output_exchange
+
+    declared, _ = DECLARED[name]
+    G = edges.graph("cuda:0")
+    source = edges.num_vertices // 2
+    options = {"devices": ["cuda:0"] * count, "duplication": duplication}
+    fused = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
+    output_exchange.FUSED_BOUNDARY = False  # not monkeypatch: hypothesis runs many examples
+    try:
+        plain = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
+    finally:
+        output_exchange.FUSED_BOUNDARY = True
+    for field, values in plain.arrays().items():
+        if field != "predecessor":
+            np.testing.assert_array_equal(getattr(fused, field), values)
+    assert fused.iterations == plain.iterations
+    host = edges.graph("cpu")
+    if name == "sssp":
+        assert_shortest_path_tree(host, source, fused.distance, fused.predecessor)
+    elif name != "cc":
+        assert_bfs_tree(host, source, fused.depth, fused.predecessor)

@@ -25,7 +25,11 @@ from .first_use import compiling
 
 _SOURCE_DIR = Path(__file__).parent
 _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
-          np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+          np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+          np.dtype(np.int8): "signed char", np.dtype(np.int16): "short"}
+#: The value types of vertex arrays the kernels are built for (the two
+#: narrow types above are only part numbers: ``owner_dtype``).
+_VALUE_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
 
 THREADS = 256
 #: A null pointer kernel argument.
@@ -40,7 +44,8 @@ def ctype(dtype) -> str:
 
 
 def supported(dtype) -> bool:
-    return np.dtype(dtype) in _CTYPE
+    """Whether the value kernels are built for ``dtype``."""
+    return np.dtype(dtype) in _VALUE_TYPES
 
 
 #: NVRTC options of every module (CuPy adds the current GPU's architecture).
@@ -108,10 +113,14 @@ _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_count_vector<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write_vector<{packed}, {p}>" for packed in ("false", "true")
                     for p in _VERTEX])
+_OWNER = ("signed char", "short", "int")
+_BOUNDARY = tuple([f"count_owners<{s}, {o}>" for s in _VERTEX for o in _OWNER]
+                  + [f"place_by_owner<{s}, {o}>" for s in _VERTEX for o in _OWNER]
+                  + [f"collect_marked<{s}>" for s in _VERTEX])
 #: The kernel instantiations of each source file: all that :func:`kernel`
 #: may be asked for, and what ``frontier warmup`` compiles.
 INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
-                  "fill.cu": ("fill_pattern",)}
+                  "fill.cu": ("fill_pattern",), "boundary.cu": _BOUNDARY}
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):

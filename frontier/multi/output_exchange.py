@@ -8,8 +8,10 @@ the frontier the step returns, and only in the direction of their combiner
 no slot outside that frontier needs a look, and after each step, on every
 device:
 
-1. **split**: the output frontier's slots by owner (one sort of the
-   frontier by its owners' part numbers, one device read of the counts);
+1. **split**: the output frontier's slots by owner (one device read of
+   the counts per owner; on GPUs two kernels that count, then place each
+   slot in its owner's bucket, :mod:`frontier.kernels.boundary`; NumPy
+   sorts by owner);
 2. **package and push**: the slots owned elsewhere go to their owners with
    their declared values, as the owner's slots (one all-to-all);
 3. **combine**: each owner merges what it receives with the declared
@@ -17,7 +19,9 @@ device:
 4. **refresh**: the owned slots that changed (the owned output, plus those
    an offer changed) go to the devices that keep a copy, which overwrite
    theirs (one all-to-all);
-5. **next frontier**: those same owned slots.
+5. **next frontier**: those same owned slots (on GPUs gathered once each
+   from the marks the split and the merges set, clearing them: one kernel
+   per list and one read).
 
 A proxy that offered keeps what it wrote: with a combiner that only moves
 one way, the owner's value after the merge is at least as far along as the
@@ -40,7 +44,7 @@ import numpy as np
 from ..communicate import declarations
 from ..frontier import Frontier
 from ..graph import index_dtype
-from ..kernels import compact
+from ..kernels import boundary, compact
 from ..primitive import DeclarationError, checking_declarations
 from .exchange import Exchange
 from .merge import merge
@@ -48,6 +52,13 @@ from .messages import differs
 
 #: The combiners under which a proxy may keep the value it offered.
 ONE_WAY = ("min", "max")
+
+#: GPUs split the output and collect the next frontier with the kernels of
+#: :mod:`frontier.kernels.boundary` (two launches and one read each) instead
+#: of whole-array CuPy; False: the whole-array code (tests compare the two).
+FUSED_BOUNDARY = True
+#: Part-number types those kernels take (``owner_dtype``).
+OWNER_TYPES = (np.int8, np.int16, np.int32)
 
 
 def applies(primitive: type, communication: str) -> bool:
@@ -81,6 +92,7 @@ class OutputExchange(Exchange):
         self.checking = checking_declarations()
         self.updated = None  # a mask over the slots, all false between boundaries
         self.ticket = None   # a scratch index per slot, for removing repeats
+        self.own_marked = False
         self.slot_type = index_dtype(part.num_slots)
 
     def keeps_snapshot(self) -> bool:
@@ -90,6 +102,7 @@ class OutputExchange(Exchange):
         begin = time.perf_counter()
         arrays = self.arrays()
         ids = frontier.ids
+        self.own_marked = False  # whether the split marked the owned output
         if self.checking:
             self._check(arrays, ids)
         own, offers = self._split(ids)
@@ -110,33 +123,46 @@ class OutputExchange(Exchange):
         """Step 1: this device's own output slots, and for each peer that
         owns some, ``(local slots, the owner's slots)``."""
         part, xp = self.part, self.part.graph.xp
-        size = self.comm.size
+        size, rank = self.comm.size, self.comm.rank
         if len(ids) == 0 or size == 1:
             return ids, {}
-        owners = part.slot_owner[ids]
-        counts = np.asarray(_host(xp.bincount(owners, minlength=size)))  # the one read
-        if counts[self.comm.rank] == len(ids):
-            return ids.astype(self.slot_type, copy=False), {}
         # slots travel in the part's index type (int32 below 2^31 slots)
-        ids = ids[xp.argsort(owners)].astype(self.slot_type, copy=False)
+        ids = ids.astype(self.slot_type, copy=False)
+        if self._fused():
+            counts, local, there = boundary.split_by_owner(
+                ids, part.slot_owner, size, rank, part.slot_on_owner, self._marks())
+            self.own_marked = True
+        else:
+            owners = part.slot_owner[ids]
+            counts = _host(xp.bincount(owners, minlength=size)).tolist()  # the one read
+            if counts[rank] == len(ids):
+                return ids, {}
+            local = ids[xp.argsort(owners)]
+            there = local if part.slot_on_owner is None else part.slot_on_owner[local]
         ends = np.cumsum(counts)
         starts = ends - counts
-        own = ids[starts[self.comm.rank]:ends[self.comm.rank]]
-        offers = {}
-        for peer in range(size):
-            if peer != self.comm.rank and counts[peer]:
-                local = ids[starts[peer]:ends[peer]]
-                offers[peer] = (local, local if part.slot_on_owner is None
-                                else part.slot_on_owner[local])
-        return own, offers
+        offers = {peer: (local[starts[peer]:ends[peer]], there[starts[peer]:ends[peer]])
+                  for peer in range(size) if peer != rank and counts[peer]}
+        return local[starts[rank]:ends[rank]], offers
+
+    def _fused(self) -> bool:
+        """Whether this boundary splits and collects with the kernels of
+        :mod:`frontier.kernels.boundary` (GPUs, unless
+        :data:`FUSED_BOUNDARY` is off)."""
+        return FUSED_BOUNDARY and self.part.graph.xp is not np \
+            and self.part.slot_owner.dtype in OWNER_TYPES
+
+    def _marks(self):
+        """The mask over the slots (all false between boundaries)."""
+        if self.updated is None:
+            self.updated = self.part.graph.xp.zeros(self.part.num_slots, dtype=bool)
+        return self.updated
 
     def _combine(self, arrays: dict, incoming: dict) -> list:
         """Step 3: merge the offers received; the slots they were for."""
         if not incoming:
             return []
-        if self.updated is None:
-            xp = self.part.graph.xp
-            self.updated = xp.zeros(self.part.num_slots, dtype=bool)
+        self._marks()
         received = []
         for message in incoming.values():
             slots, values = message[0], message[1:]
@@ -151,10 +177,18 @@ class OutputExchange(Exchange):
 
     def _changed(self, own, received: list):
         """Step 5: the owned output and the slots an offer changed, each once."""
+        updated = self.updated
+        if self._fused():
+            if not received:
+                if self.own_marked:
+                    updated[own] = False
+                return own
+            if not self.own_marked:
+                updated[own] = True
+            return boundary.collect_marked([own, *received], updated)
         if not received:
             return own
         xp = self.part.graph.xp
-        updated = self.updated
         updated[own] = True
         candidates = xp.concatenate([own, *received])
         if self.ticket is None:
