@@ -11,6 +11,7 @@ unwrapped run's time is printed beside it.
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --gpus 2
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --workers processes
     python benchmarks/profile_multi_gpu.py --scale 22 --primitive bfs --shared --cprofile 25
+    python benchmarks/profile_multi_gpu.py --scale 22 --shared --cprofile 25 --blocking
     mpirun -n 2 python benchmarks/profile_multi_gpu.py --scale 22 --mpi
 
 With ``--workers processes`` rank 0 runs here and the others in worker
@@ -22,32 +23,42 @@ for the other ranks, and the transfers). ``--mpi --cprofile N`` instead
 prints rank 0's N functions with the most host time of their own, and
 Frontier's N with the most in all (cProfile;
 one thread per process, so the time lands in the right frames; waiting for
-the device is charged to the call that synchronizes).
+the device is charged to the call that synchronizes). ``--blocking`` sets
+``CUDA_LAUNCH_BLOCKING=1`` before CuPy loads, so that each kernel's time is
+charged to the line that launched it (parts sharing a GPU still wait for
+each other's kernels). ``--host-only`` leaves the phases unsynchronized:
+each is charged with its host time, waits for the device or the
+interpreter lock included.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import threading
 import time
 from collections import defaultdict
 
-import frontier as fr
-import frontier.multi.communicator as communicator
-import frontier.multi.enactor as enactor
-import frontier.multi.exchange as exchange
-import frontier.multi.mpi as mpi
-import frontier.multi.output_exchange as output_exchange
-import frontier.multi.processes as processes
-import frontier.multi.view as view
-from frontier.bench.harness import bc_seed
-from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp
-from primitives.bc import Brandes
-from primitives.bfs import BFS
-from primitives.cc import ConnectedComponents
-from primitives.dobfs import DOBFS
-from primitives.pagerank import PageRank
-from primitives.sssp import SSSP
+if "--blocking" in sys.argv:  # before CuPy loads
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+
+import frontier as fr  # noqa: E402
+import frontier.multi.communicator as communicator  # noqa: E402
+import frontier.multi.enactor as enactor  # noqa: E402
+import frontier.multi.exchange as exchange  # noqa: E402
+import frontier.multi.mpi as mpi  # noqa: E402
+import frontier.multi.output_exchange as output_exchange  # noqa: E402
+import frontier.multi.processes as processes  # noqa: E402
+import frontier.multi.view as view  # noqa: E402
+from frontier.bench.harness import bc_seed  # noqa: E402
+from primitives import betweenness_centrality, bfs, connected_components, dobfs, pagerank, sssp  # noqa: E402
+from primitives.bc import Brandes  # noqa: E402
+from primitives.bfs import BFS  # noqa: E402
+from primitives.cc import ConnectedComponents  # noqa: E402
+from primitives.dobfs import DOBFS  # noqa: E402
+from primitives.pagerank import PageRank  # noqa: E402
+from primitives.sssp import SSSP  # noqa: E402
 
 #: name -> (the primitive class whose step is timed, a call from source s)
 PRIMITIVES = {
@@ -60,6 +71,8 @@ PRIMITIVES = {
 }
 
 _local = threading.local()
+#: Whether a phase synchronizes its device before and after (``--host-only``: no)
+SYNCHRONIZE = "--host-only" not in sys.argv
 totals: dict = defaultdict(lambda: defaultdict(float))
 
 
@@ -72,14 +85,16 @@ def _timed(owner, attribute: str, phase: str) -> None:
         device = getattr(_local, "device", None)
         if device is None:
             return plain(*arguments, **keywords)
-        device.synchronize()
+        if SYNCHRONIZE:
+            device.synchronize()
         stack = _local.stack
         stack.append(0.0)
         begin = time.perf_counter()
         try:
             return plain(*arguments, **keywords)
         finally:
-            device.synchronize()
+            if SYNCHRONIZE:
+                device.synchronize()
             spent = time.perf_counter() - begin
             children = stack.pop()
             totals[_local.rank][phase] += spent - children
@@ -101,7 +116,11 @@ def main() -> None:
     parser.add_argument("--mpi", action="store_true",
                         help="one process per device, under mpirun (devices='mpi')")
     parser.add_argument("--cprofile", type=int, metavar="N",
-                        help="with --mpi: rank 0's top N functions by own host time")
+                        help="rank 0's top N functions by own host time")
+    parser.add_argument("--host-only", action="store_true",
+                        help="no synchronization around phases: host time, waits included")
+    parser.add_argument("--blocking", action="store_true",
+                        help="CUDA_LAUNCH_BLOCKING=1: kernel time on its launching line")
     args = parser.parse_args()
     if args.mpi:
         rank = mpi.world().Get_rank()
