@@ -159,47 +159,31 @@ def test_the_declaration_needs_one_way_combiners():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", sorted(DECLARED))
-@given(edges=edge_lists(max_vertices=40, max_edges=140, integer_weights=True),
-       count=st.integers(2, 3), duplication=st.sampled_from(["all", "one_hop"]))
-@settings(max_examples=max(3, settings().max_examples // 4))
-def test_output_boundary_on_parts_sharing_a_gpu(name, edges, count, duplication):
-    """The same comparison with the parts on ``cuda:0`` (the fused merge and
-    compaction kernels)."""
-    declared, plain = DECLARED[name]
-    G = edges.graph("cuda:0")
-    source = edges.num_vertices // 2
-    options = {"devices": ["cuda:0"] * count, "duplication": duplication}
-    fast = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
-    snapshot = fr.enact(plain, G, **_params(name, source), **options).to_numpy()
-    for field, values in snapshot.arrays().items():
-        if field != "predecessor":
-            np.testing.assert_array_equal(getattr(fast, field), values)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("name", sorted(DECLARED))
 @given(edges=edge_lists(max_vertices=60, max_edges=240, integer_weights=True),
        count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]))
 @settings(max_examples=max(3, settings().max_examples // 4))
-def test_fused_boundary_gives_the_whole_array_answer(name, edges, count, duplication):
-    """The GPU boundary's split and collection kernels against its
-    whole-array CuPy code, on parts sharing ``cuda:0``."""
+def test_output_boundary_on_parts_sharing_a_gpu(name, edges, count, duplication):
+    """The same comparison with the parts on ``cuda:0``, the output boundary
+    with its split and collection kernels and with its whole-array CuPy
+    code (``FUSED_BOUNDARY = False``)."""
     import frontier.multi.output_exchange as output_exchange
 
-    declared, _ = DECLARED[name]
+    declared, plain = DECLARED[name]
     G = edges.graph("cuda:0")
     source = edges.num_vertices // 2
     options = {"devices": ["cuda:0"] * count, "duplication": duplication}
     fused = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
     output_exchange.FUSED_BOUNDARY = False  # not monkeypatch: hypothesis runs many examples
     try:
-        plain = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
+        whole_array = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
     finally:
         output_exchange.FUSED_BOUNDARY = True
-    for field, values in plain.arrays().items():
-        if field != "predecessor":
-            np.testing.assert_array_equal(getattr(fused, field), values)
-    assert fused.iterations == plain.iterations
+    snapshot = fr.enact(plain, G, **_params(name, source), **options).to_numpy()
+    for other in (whole_array, snapshot):
+        for field, values in other.arrays().items():
+            if field != "predecessor":
+                np.testing.assert_array_equal(getattr(fused, field), values)
+        assert fused.iterations == other.iterations
     host = edges.graph("cpu")
     if name == "sssp":
         assert_shortest_path_tree(host, source, fused.distance, fused.predecessor)
