@@ -36,6 +36,7 @@ from frontier.nx_backend import cold_start
 ROOT = Path(__file__).resolve().parents[1]
 THE_GPU = fr.Device("cpu", 1)  # stands for the default GPU on a CPU-only machine
 CAPABILITY, CUPY = "90", "99.1.0"
+READ_CUPY_VERSION = first_use.cupy_version.__wrapped__
 
 
 class FakeWarmUpProcess:
@@ -235,6 +236,31 @@ def test_betweenness_counts_its_sources_as_passes(gpu, monkeypatch):
     assert cold_start.status()["last_device"] == "cpu"
     nx.betweenness_centrality(G, k=11, seed=0, backend="frontier")
     assert cold_start.status()["last_device"] == THE_GPU.name
+
+
+def test_the_cpu_answer_imports_no_cupy(gpu, monkeypatch, tmp_path):
+    """The cold path (the stamp test included) answers without importing
+    CuPy (about a second on a GPU host): a CuPy that records its import is
+    never imported."""
+    fake = tmp_path / "fake" / "cupy"
+    fake.mkdir(parents=True)
+    mark = tmp_path / "imported"
+    (fake / "__init__.py").write_text(
+        f"open({str(mark)!r}, 'a').write('cupy')\nraise ImportError('fake cupy')\n")
+    monkeypatch.syspath_prepend(str(fake.parent))
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    (fake / "_version.py").write_text(f"__version__ = {CUPY!r}\n")
+    monkeypatch.setattr(first_use, "cupy_version", READ_CUPY_VERSION)  # the real reader
+    frontier.device._cupy.cache_clear()
+    try:
+        G = ba_graph()
+        assert nx.pagerank(G, backend="frontier").keys() == set(G)
+        assert cold_start.status()["last_device"] == "cpu"
+        assert not mark.exists()
+        frontier.device._cupy()  # the check can see an import
+        assert mark.read_text() == "cupy"
+    finally:
+        frontier.device._cupy.cache_clear()
 
 
 CALLS = {
