@@ -63,10 +63,10 @@ POLICIES = ("cpu", "gpu")
 #: Overrides :data:`MAX_WORK`.
 MAX_WORK_VARIABLE = "FRONTIER_COLD_START_MAX_WORK"
 #: Edge passes (edges times passes over them) above which a cold call goes
-#: to the GPU anyway. The CPU path takes about 0.1-0.15 s per million edge
-#: passes on the 2-core development machine (docs/networkx-backend.md, "The
-#: first call"), compiling a call's kernels 10-20 s on an H100 host: 50
-#: million edge passes take about as long on the CPU as the compile.
+#: to the GPU anyway. The CPU path takes 0.08-0.13 s per million edge passes
+#: on the 2-core development machine (docs/networkx-backend.md, "A cold
+#: GPU"), so 50 million take 4-7 s there, under the 9-16 s a cold call
+#: spent compiling on an H100 host.
 MAX_WORK = 50_000_000
 #: Seconds a process that exits waits for the warm-up it stops.
 STOP_WAIT_S = 5.0
