@@ -125,8 +125,8 @@ class WarmUp:
         self.state = "unknown"
         self.process: subprocess.Popen | None = None
         self.log = None
-        self.started = self.seconds = None
-        self.noticed_large = False
+        self.started = self.seconds = self.capability = None
+        self.said: set[str] = set()
 
     def start(self) -> None:
         """Start ``frontier warmup --quiet`` in a child process."""
@@ -215,23 +215,25 @@ def _cold_choice(work: int) -> fr.Device:
         if gpu is None or first_use.stamped():
             _warm_up.state = state = "warm"
         else:
+            _warm_up.capability = gpu[0]
             _warm_up.start()
             state = "running"
-            _say(MESSAGE.format(capability=gpu[0], cache=first_use.cache_dir(),
-                                variable=POLICY_VARIABLE))
     if state != "running":
         return fr.get_device(None)
     if work > max_work():
-        if not _warm_up.noticed_large:
-            _warm_up.noticed_large = True
-            _say(TOO_LARGE.format(work=work))
+        _say_once(TOO_LARGE.format(work=work), "too large")
         return fr.get_device(None)
+    _say_once(MESSAGE.format(capability=_warm_up.capability, cache=first_use.cache_dir(),
+                             variable=POLICY_VARIABLE), "on the CPU")
     return fr.Device("cpu")
 
 
-def _say(message: str) -> None:
-    _logger.info(message)
-    Progress("first call", enabled=True).write(message)
+def _say_once(message: str, what: str) -> None:
+    """Say ``message`` unless this process said ``what`` before."""
+    if what not in _warm_up.said:
+        _warm_up.said.add(what)
+        _logger.info(message)
+        Progress("first call", enabled=True).write(message)
 
 
 def status() -> dict:
