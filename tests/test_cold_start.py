@@ -162,6 +162,14 @@ def test_a_device_the_user_names_or_the_off_switch_is_used_as_is(gpu, monkeypatc
     assert starts == []
 
 
+def test_a_device_named_in_networkx_config_is_used_even_when_cold(gpu):
+    G = ba_graph()
+    with nx.config.backends.frontier(device="cpu:2"):
+        nx.pagerank(G, backend="frontier")
+    assert cold_start.status()["last_device"] == "cpu:2"
+    assert built_devices(G) == {fr.Device("cpu", 2)} and starts == []
+
+
 def test_a_call_larger_than_the_compile_goes_to_the_gpu(gpu, monkeypatch, caplog):
     monkeypatch.setenv(cold_start.MAX_WORK_VARIABLE, "5000")
     with caplog.at_level(logging.INFO, logger="frontier"):
