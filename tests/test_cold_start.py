@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 THE_GPU = fr.Device("cpu", 1)  # stands for the default GPU on a CPU-only machine
 CAPABILITY, CUPY = "90", "99.1.0"
 READ_CUPY_VERSION = first_use.cupy_version.__wrapped__
+REAL_START = cold_start.WarmUp.start
 
 
 class FakeWarmUpProcess:
@@ -190,6 +191,15 @@ def test_a_failed_warm_up_leaves_the_calls_to_the_gpu(gpu, caplog):
         assert cold_start.choose(None, 10) == THE_GPU
     assert cold_start.status()["warm_up"] == "failed"
     assert any("failed (exit 1)" in r.getMessage() for r in caplog.records)
+
+
+def test_a_warm_up_that_cannot_start_leaves_the_calls_to_the_gpu(gpu, monkeypatch, caplog):
+    monkeypatch.setattr(cold_start.WarmUp, "start", REAL_START)
+    monkeypatch.setattr(sys, "executable", str(gpu / "no-such-python"))
+    with caplog.at_level(logging.WARNING, logger="frontier"):
+        assert cold_start.choose(None, 10) == THE_GPU
+    assert cold_start.status()["warm_up"] == "failed"
+    assert any("could not start" in r.getMessage() for r in caplog.records)
 
 
 @pytest.mark.parametrize("variable, value", [(cold_start.POLICY_VARIABLE, "gpu-please"),

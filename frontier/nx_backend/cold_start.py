@@ -140,8 +140,14 @@ class WarmUp:
                    "warmup", "--quiet", "--jobs", str(jobs)]
         self.log = tempfile.TemporaryFile()
         self.started = time.perf_counter()
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log,
-                                        stderr=subprocess.STDOUT, env=env)
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log,
+                                            stderr=subprocess.STDOUT, env=env)
+        except OSError as error:
+            self.state = "failed"
+            _logger.warning("could not start `frontier warmup` in the background (%s); calls "
+                            "run on the GPU, compiling what they launch", error)
+            return
         self.state = "running"
         atexit.register(self.stop)
 
@@ -217,7 +223,7 @@ def _cold_choice(work: int) -> fr.Device:
         else:
             _warm_up.capability = gpu[0]
             _warm_up.start()
-            state = "running"
+            state = _warm_up.state
     if state != "running":
         return fr.get_device(None)
     if work > max_work():
