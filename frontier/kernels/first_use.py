@@ -67,14 +67,17 @@ _MAJOR, _MINOR = 75, 76
 
 @functools.cache
 def build_id() -> str:
-    """This Frontier build: its version and a digest of its ``.cu`` sources
-    (a kernel edited without a new version gets new stamps)."""
-    from .. import __version__
-
+    """This Frontier build: its version (read from the package's
+    ``__init__.py``, which a kernel module does not import) and a digest of
+    its ``.cu`` sources (a kernel edited without a new version gets new
+    stamps)."""
+    package = Path(__file__).resolve().parents[1]
+    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]",
+                      (package / "__init__.py").read_text(), re.MULTILINE)
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.cu")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return f"{__version__}-{digest.hexdigest()[:12]}"
+    return f"{found.group(1) if found else 'unknown'}-{digest.hexdigest()[:12]}"
 
 
 def stamp_path(compute_capability: str, cupy_version: str) -> str:
