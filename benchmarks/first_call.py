@@ -6,9 +6,15 @@ For each call (``nx.pagerank(G)``, ``nx.betweenness_centrality(G, k=16)``,
 0)``) on a Barabasi-Albert graph, a fresh Python process times:
 
 * Frontier's first call, as a new process pays it: importing the backend
-  (and CuPy), starting CUDA, then the call itself, taken apart into the
-  conversion from NetworkX, kernel compilation (NVRTC; how many kernels),
-  kernel loads (from CuPy's cache into the GPU) and the rest (running);
+  (and CuPy, where the GPU answers), starting CUDA, then the call itself,
+  taken apart into the conversion from NetworkX, kernel compilation (NVRTC;
+  how many kernels), kernel loads (from CuPy's cache into the GPU) and the
+  rest (running); and the device that answered it: with an empty cache the
+  CPU, while ``frontier warmup`` runs in the background
+  (:mod:`frontier.nx_backend.cold_start`; ``--cold-start gpu`` turns that
+  off and the first call compiles);
+* the background warm-up's seconds, and the next call once it has ended
+  (on the GPU, which loads the kernels it compiled);
 * Frontier's second call on the same graph (the converted graph is cached
   by NetworkX);
 * NetworkX's own call (``backend="networkx"``), and whether the answers agree.
@@ -126,25 +132,35 @@ def _agree(mine, theirs) -> bool:
 
 
 def child(function: str, graph_path: str, with_networkx: bool) -> dict:
-    """Time ``function``'s first and second backend call (and NetworkX's)."""
+    """Time ``function``'s first backend call, the background warm-up it may
+    start (:mod:`frontier.nx_backend.cold_start`), the next call once that
+    has ended and one more (and NetworkX's call)."""
     import networkx as nx
 
     with open(graph_path, "rb") as file:
         G = pickle.load(file)
-    nx.config.warnings_to_ignore.add("cache")  # the second call reuses the conversion
+    nx.config.warnings_to_ignore.add("cache")  # later calls reuse the conversion
     call = CALLS[function][1]
     parts = {}
     start = time.perf_counter()
     import frontier.nx_backend as backend  # the dispatcher imports it at the first call
     from frontier.device import Device, default_device, gpu_count
+    from frontier.kernels import first_use
+    from frontier.nx_backend import cold_start
 
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
+    # A call the cold-start policy answers on the CPU imports no CuPy (the
+    # warm-up's child process does): import it here only for a GPU answer.
+    default_device_answers = (cold_start.policy() == "gpu" or first_use.first_gpu() is None
+                              or first_use.stamped())
+    cupy = None
+    if default_device_answers:
+        try:
+            import cupy
+        except ImportError:
+            pass
     parts["import_s"] = time.perf_counter() - start
     start = time.perf_counter()
-    if gpu_count():
+    if cupy is not None and gpu_count():
         cupy.empty(1)
         cupy.cuda.Device().synchronize()
     parts["cuda_start_s"] = time.perf_counter() - start
@@ -163,6 +179,7 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     start = time.perf_counter()
     mine = call(nx, G, backend="frontier")
     call_s = time.perf_counter() - start
+    first_device = cold_start.status()["last_device"]
     seconds = ledger.seconds
     parts.update({
         "conversion_s": seconds.get("conversion", 0.0),
@@ -172,9 +189,13 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     })
     parts["run_s"] = call_s - parts["conversion_s"] - parts["compile_s"] - parts["kernel_load_s"]
     first_s = parts["import_s"] + parts["cuda_start_s"] + call_s
-    start = time.perf_counter()
-    call(nx, G, backend="frontier")
-    second_s = time.perf_counter() - start
+    warm_up = cold_start.wait()  # until a background warm-up ends (at once if none)
+    warm_up_s = cold_start.status()["warm_up_s"]
+    later = []
+    for _ in range(2):  # the next call (once a warm-up ended), then the steady state
+        start = time.perf_counter()
+        call(nx, G, backend="frontier")
+        later.append((time.perf_counter() - start, cold_start.status()["last_device"]))
     networkx_s = agrees = None
     if with_networkx:
         start = time.perf_counter()
@@ -189,15 +210,21 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
             "versions": versions(),
             "first_s": first_s, "first_call": {k: round(v, 4) if isinstance(v, float) else v
                                                for k, v in parts.items()},
-            "compiled": ledger.names, "second_s": second_s, "networkx_s": networkx_s,
-            "agrees": agrees}
+            "first_device": first_device, "warm_up": warm_up, "warm_up_s": warm_up_s,
+            "compiled": ledger.names, "next_s": later[0][0], "next_device": later[0][1],
+            "second_s": later[1][0], "networkx_s": networkx_s, "agrees": agrees}
 
 
 # the parent: processes, warmup, table, records ------------------------------------------
 
+#: FRONTIER_COLD_START for every process (``--cold-start``).
+COLD_START = {"policy": "cpu"}
+
+
 def _environment(cache: Path) -> dict:
-    env = dict(os.environ, CUPY_CACHE_DIR=str(cache))
+    env = dict(os.environ, CUPY_CACHE_DIR=str(cache), FRONTIER_COLD_START=COLD_START["policy"])
     env.pop("CUPY_CACHE_IN_MEMORY", None)
+    env.pop("FRONTIER_DEVICE", None)  # a named device would bypass the cold-start policy
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
@@ -247,8 +274,21 @@ def _s(seconds) -> str:
     return "-" if seconds is None else f"{seconds:.3g} s"
 
 
-def _cell(run: dict, key: str) -> str:
-    return "failed" if "error" in run else _s(run[key])
+def _cell(run: dict, key: str, device: str | None = None) -> str:
+    if "error" in run:
+        return "failed"
+    return _s(run[key]) + ("" if device is None or run[device] is None else f" ({run[device]})")
+
+
+def _warm_up_cell(run: dict) -> str:
+    """The background warm-up's seconds, or why there was none."""
+    if "error" in run:
+        return "failed"
+    if run["warm_up_s"] is not None:
+        return f"{_s(run['warm_up_s'])}" + ("" if run["warm_up"] == "done"
+                                            else f" ({run['warm_up']})")
+    return {"warm": "none needed", "unknown": "none (policy gpu)"}.get(run["warm_up"],
+                                                                        run["warm_up"])
 
 
 def _measured(runs: dict) -> list[dict]:
@@ -261,18 +301,25 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
     lines = [f"### First calls: {graph}, {device}, "
              f"{datetime.now(timezone.utc):%Y-%m-%d}", "",
              f"Command: `{command}`. `frontier warmup` took {warmup_s:.1f} s ({warmup_line})", "",
-             "| call | NetworkX | Frontier first call, empty cache | first call after "
-             "`frontier warmup` | second call |", "| --- | ---: | ---: | ---: | ---: |"]
+             f"Cold-start policy: FRONTIER_COLD_START={COLD_START['policy']}. Empty cache: the "
+             "first call (the device that answered it), the background warm-up it started "
+             "(`frontier warmup` in a child process), the next call once that ended; after "
+             "`frontier warmup`: the first call and the one after it.", "",
+             "| call | NetworkX | Frontier first call, empty cache | background warm-up | "
+             "next call | first call after `frontier warmup` | second call |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for function, by_state in runs.items():
         empty, warm = by_state["empty cache"], by_state["after warmup"]
         lines.append(f"| `{CALLS[function][0]}` | {_cell(empty, 'networkx_s')} | "
-                     f"{_cell(empty, 'first_s')} | {_cell(warm, 'first_s')} | "
-                     f"{_cell(warm, 'second_s')} |")
+                     f"{_cell(empty, 'first_s', 'first_device')} | {_warm_up_cell(empty)} | "
+                     f"{_cell(empty, 'next_s', 'next_device')} | "
+                     f"{_cell(warm, 'first_s', 'first_device')} | "
+                     f"{_cell(warm, 'next_s')} |")
     lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
               "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
               "the load into the GPU):", "",
-              "| call | kernel cache | import | CUDA start | conversion | compile | "
-              "kernel loads | run | first call |", "| --- | --- |" + " ---: |" * 7]
+              "| call | kernel cache | answered on | import | CUDA start | conversion | compile | "
+              "kernel loads | run | first call |", "| --- | --- | --- |" + " ---: |" * 7]
     failed = []
     for function, by_state in runs.items():
         for state, run in by_state.items():
@@ -281,7 +328,8 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
                 continue
             parts = run["first_call"]
             lines.append(
-                f"| `{CALLS[function][0]}` | {state} | {_s(parts['import_s'])} | "
+                f"| `{CALLS[function][0]}` | {state} | {run['first_device']} | "
+                f"{_s(parts['import_s'])} | "
                 f"{_s(parts['cuda_start_s'])} | {_s(parts['conversion_s'])} | "
                 f"{_s(parts['compile_s'])} ({parts['kernels_compiled']}) | "
                 f"{_s(parts['kernel_load_s'])} | {_s(parts['run_s'])} | {_s(run['first_s'])} |")
@@ -319,13 +367,22 @@ def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: 
                 continue
             record = make_record(implementation=implementation, device=run["device"],
                                  status="ok", time_ms=run["first_s"] * 1e3, **shared)
-            record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3))
+            record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3),
+                                        answered_on=run["first_device"],
+                                        background_warm_up=run["warm_up"],
+                                        background_warm_up_s=run["warm_up_s"])
             record["compiled_kernels"] = run["compiled"]
             record["agrees_with_networkx"] = run["agrees"]
             out.append(record)
+        if "error" not in empty:
+            record = make_record(implementation="frontier next call, empty cache",
+                                 device=empty["device"], status="ok",
+                                 time_ms=empty["next_s"] * 1e3, **shared)
+            record["answered_on"] = empty["next_device"]
+            out.append(record)
         if "error" not in warm:
             out.append(make_record(implementation="frontier second call", device=warm["device"],
-                                   status="ok", time_ms=warm["second_s"] * 1e3, **shared))
+                                   status="ok", time_ms=warm["next_s"] * 1e3, **shared))
     return out
 
 
@@ -342,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="directory of the JSON record file")
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds each process may take")
+    parser.add_argument("--cold-start", choices=("cpu", "gpu"), default="cpu",
+                        help="FRONTIER_COLD_START of every process (default cpu: a cold GPU's "
+                        "first calls are answered on the CPU; gpu: they compile)")
     parser.add_argument("--child", choices=sorted(CALLS), help=argparse.SUPPRESS)
     parser.add_argument("--graph-file", help=argparse.SUPPRESS)
     parser.add_argument("--with-networkx", action="store_true", help=argparse.SUPPRESS)
@@ -350,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(child(args.child, args.graph_file, args.with_networkx)))
         return 0
 
+    COLD_START["policy"] = args.cold_start
     import networkx as nx
 
     from frontier.bench.records import RecordFile

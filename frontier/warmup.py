@@ -19,8 +19,12 @@ every GPU model it sees:
    reductions: CuPy compiles those on first use too) and the generated
    kernels of type combinations step 1 does not list.
 
-A kernel the cache holds is loaded, not compiled, so a second warmup takes
-seconds. Without CuPy or a GPU there is nothing to compile: the command
+When both steps are done the command writes a stamp for the GPU's architecture
+(:func:`frontier.kernels.first_use.write_stamp`): the NetworkX backend
+answers a process's first calls on the CPU until it finds one
+(:mod:`frontier.nx_backend.cold_start`, which runs this command in the
+background for that). A kernel the cache holds is loaded, not compiled, so
+a second warmup takes seconds. Without CuPy or a GPU there is nothing to compile: the command
 says so and exits 0 (the CPU path compiles nothing).
 """
 
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .device import Device, gpu_count
-from .kernels.first_use import cache_dir
+from .kernels.first_use import cache_dir, write_stamp
 from .kernels.module import INSTANTIATIONS, compile_instantiation
 from .progress import Progress
 
@@ -293,6 +297,14 @@ def warm_up(device: Device, *, jobs: int = DEFAULT_JOBS, run_calls: bool = True,
             "calls_s": round(time.perf_counter() - compiled, 3)}
 
 
+def gpu_identity(device: Device) -> tuple[str, str]:
+    """``(compute capability, CuPy version)`` of ``device``: what a stamp is
+    named by (:func:`frontier.kernels.first_use.stamp_path`)."""
+    import cupy
+
+    return cupy.cuda.Device(device.index).compute_capability, cupy.__version__
+
+
 def warmup_command(args) -> int:
     """``frontier warmup``: exit status 0, also when there is no GPU (said on
     standard error); 2 for a bad ``--device`` or ``--jobs``."""
@@ -312,9 +324,13 @@ def warmup_command(args) -> int:
         summary = warm_up(device, jobs=args.jobs, run_calls=not args.kernels_only,
                           progress=progress)
         summary["cache"] = cache_dir()
+        # both steps done: the backend's first calls need not wait for this GPU model
+        summary["stamp"] = (None if args.kernels_only
+                            else write_stamp(*gpu_identity(device), summary))
         print(f"frontier warmup: {summary['kernels']} kernels ready for {summary['device']} "
               f"in {summary['compile_s']:.1f} s, {summary['calls']} calls run in "
-              f"{summary['calls_s']:.1f} s; CuPy's kernel cache: {summary['cache']}")
+              f"{summary['calls_s']:.1f} s; CuPy's kernel cache: {summary['cache']}"
+              + (f"; stamp: {summary['stamp']}" if summary["stamp"] else ""))
     return 0
 
 
@@ -324,13 +340,14 @@ def add_warmup_parser(commands) -> None:
         "warmup", help="compile every CUDA kernel into CuPy's kernel cache, ahead of first use",
         description="Compile every CUDA kernel Frontier launches into CuPy's on-disk kernel "
         "cache (CUPY_CACHE_DIR, else ~/.cupy/kernel_cache) for each GPU model present, and run "
-        "each primitive once so that CuPy's own kernels are cached too. Run it once per "
-        "machine or image; exits 0 without a GPU.")
+        "each primitive once so that CuPy's own kernels are cached too; then stamp the cache "
+        "(without the stamp the NetworkX backend answers first calls on the CPU). Run it once "
+        "per machine or image; exits 0 without a GPU.")
     warmup.add_argument("--device", help="one GPU (cuda:N) instead of one of each model")
     warmup.add_argument("--jobs", type=int, default=DEFAULT_JOBS,
                         help=f"kernels compiled at once (default {DEFAULT_JOBS})")
     warmup.add_argument("--kernels-only", action="store_true",
-                        help="compile the kernels, run no calls")
+                        help="compile the kernels, run no calls (and write no stamp)")
     warmup.add_argument("--list", action="store_true",
                         help="print the name of every kernel warmup compiles, and stop")
     warmup.add_argument("--quiet", action="store_true", help="no progress bars")

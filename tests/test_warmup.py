@@ -286,20 +286,25 @@ def test_first_call_tables_and_records_keep_a_failed_process():
                  kernels_compiled=4, kernel_load_s=0.01, run_s=0.05)
     measured = dict(device="cuda:0 (GPU)", device_name="cuda:0", cpu="cpu (CPU)",
                     versions={"python": "3"}, first_s=2.26, first_call=parts,
-                    compiled=["gather_sum<int, int, double, double>"], second_s=0.02,
-                    networkx_s=3.2, agrees=True)
+                    compiled=["gather_sum<int, int, double, double>"], first_device="cpu",
+                    warm_up="done", warm_up_s=40.0, next_s=0.5, next_device="cuda:0",
+                    second_s=0.02, networkx_s=3.2, agrees=True)
     runs = {"pagerank": {"empty cache": measured,
                          "after warmup": {"error": "exit 1: RuntimeError: boom"}}}
     table = first_call.markdown(runs, "a graph", 12.0, "ready", "python first_call.py")
-    assert "| `pagerank(G)` | 3.2 s | 2.26 s | failed | failed |" in table
-    assert "| `pagerank(G)` | empty cache | 0.3 s | 0.7 s | 0.2 s | 1 s (4) |" in table
+    assert ("| `pagerank(G)` | 3.2 s | 2.26 s (cpu) | 40 s | 0.5 s (cuda:0) | failed | failed |"
+            in table)
+    assert "| `pagerank(G)` | empty cache | cpu | 0.3 s | 0.7 s | 0.2 s | 1 s (4) |" in table
     assert "Failed: `pagerank(G)` (after warmup): exit 1: RuntimeError: boom." in table
     written = first_call.records(runs, "a graph", 10, 20, "2026-11-25T00:00:00Z", "c", 12.0)
     assert [(r["implementation"], r["status"]) for r in written] == [
         ("networkx", "ok"), ("frontier first call, empty cache", "ok"),
-        ("frontier first call, after warmup", "error")]
+        ("frontier first call, after warmup", "error"), ("frontier next call, empty cache", "ok")]
     assert written[2]["reason"] == "exit 1: RuntimeError: boom"
     assert written[1]["first_call"]["warmup_s"] == 12.0
+    assert written[1]["first_call"]["answered_on"] == "cpu"
+    assert written[1]["first_call"]["background_warm_up_s"] == 40.0
+    assert written[3]["answered_on"] == "cuda:0"
 
 
 def test_first_call_benchmark_smoke(tmp_path):

@@ -10,15 +10,33 @@ the compiler) writes one line saying what is happening and how to pay it
 ahead (``frontier warmup``), then never again. The line goes to standard
 error only when that is a terminal, as progress bars do
 (:mod:`frontier.progress`), and always to the ``frontier`` logger at INFO.
+
+A *stamp* says that ``frontier warmup`` finished for one GPU architecture:
+a file in ``<cache>/frontier-warm/`` named by the GPU's compute
+capability, the CuPy version and the Frontier build (version and a digest
+of the ``.cu`` sources), which are what decide whether CuPy's cache holds
+the kernels a call launches. :func:`stamped` tests it without importing
+CuPy or starting CUDA (it asks the CUDA driver for the compute capability
+and reads CuPy's version file), so that the NetworkX backend can decide
+where to answer a first call before paying for either
+(:mod:`frontier.nx_backend.cold_start`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
+import hashlib
+import importlib.util
+import json
 import logging
 import os
+import re
+import sys
 import threading
 import time
+from pathlib import Path
 
 from ..progress import Progress
 
@@ -37,6 +55,106 @@ _noticed = False
 def cache_dir() -> str:
     """Where CuPy keeps compiled kernels (``CUPY_CACHE_DIR``, else its default)."""
     return os.environ.get("CUPY_CACHE_DIR", os.path.expanduser("~/.cupy/kernel_cache"))
+
+
+# stamps: frontier warmup finished for this GPU architecture ------------------------------
+
+#: The stamps' directory, under :func:`cache_dir`.
+STAMPS = "frontier-warm"
+#: CUDA driver attributes: compute capability major and minor.
+_MAJOR, _MINOR = 75, 76
+
+
+@functools.cache
+def build_id() -> str:
+    """This Frontier build: its version (read from the package's
+    ``__init__.py``, which a kernel module does not import) and a digest of
+    its ``.cu`` sources (a kernel edited without a new version gets new
+    stamps)."""
+    package = Path(__file__).resolve().parents[1]
+    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]",
+                      (package / "__init__.py").read_text(), re.MULTILINE)
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.cu")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{found.group(1) if found else 'unknown'}-{digest.hexdigest()[:12]}"
+
+
+def stamp_path(compute_capability: str, cupy_version: str) -> str:
+    """The stamp of a warm-up for GPUs of ``compute_capability`` (CuPy's
+    spelling, ``"90"`` for sm_90) with CuPy ``cupy_version``."""
+    name = f"sm{compute_capability}-cupy{cupy_version}-frontier{build_id()}.json"
+    return os.path.join(cache_dir(), STAMPS, name)
+
+
+def stamps_kept() -> bool:
+    """Whether CuPy keeps kernels on disk (``CUPY_CACHE_IN_MEMORY`` unset):
+    otherwise each process compiles its own, and a stamp would be a lie."""
+    return os.environ.get("CUPY_CACHE_IN_MEMORY", "0") in ("", "0")
+
+
+def write_stamp(compute_capability: str, cupy_version: str, summary: dict) -> str | None:
+    """Record a finished warm-up (``summary``, for a reader); the stamp's
+    path, or None where CuPy keeps no disk cache."""
+    if not stamps_kept():
+        return None
+    path = stamp_path(compute_capability, cupy_version)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    partial = f"{path}.{os.getpid()}"
+    with open(partial, "w", encoding="utf-8") as file:
+        json.dump(summary, file)
+    os.replace(partial, path)  # whole or absent for a reader
+    return path
+
+
+def first_gpu() -> tuple[str, str] | None:
+    """``(compute capability, CuPy version)`` of the first GPU, as the CUDA
+    driver sees it (``CUDA_VISIBLE_DEVICES`` applies), learnt without
+    importing CuPy or creating a CUDA context; None without CuPy, a driver
+    or a GPU."""
+    version = cupy_version()
+    capability = None if version is None else driver_compute_capability()
+    return None if capability is None else (capability, version)
+
+
+def stamped() -> bool:
+    """Whether ``frontier warmup`` finished for the first GPU with this CuPy
+    and this Frontier build (False without a GPU, or without a disk cache)."""
+    gpu = first_gpu()
+    return gpu is not None and stamps_kept() and os.path.exists(stamp_path(*gpu))
+
+
+@functools.cache
+def cupy_version() -> str | None:
+    """CuPy's version from its ``_version.py``, without importing CuPy."""
+    spec = importlib.util.find_spec("cupy")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    try:
+        text = Path(spec.submodule_search_locations[0], "_version.py").read_text()
+    except OSError:
+        return None
+    found = re.search(r"__version__\s*=\s*['\"]([^'\"]+)['\"]", text)
+    return found.group(1) if found else None
+
+
+@functools.cache
+def driver_compute_capability() -> str | None:
+    """The compute capability of CUDA device 0 from the driver library
+    (``cuInit`` and two attributes: no context), e.g. ``"90"``; None when
+    there is no driver or no device."""
+    try:
+        driver = ctypes.CDLL("nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1")
+    except OSError:
+        return None
+    device, count = ctypes.c_int(), ctypes.c_int()
+    major, minor = ctypes.c_int(), ctypes.c_int()
+    if (driver.cuInit(0) or driver.cuDeviceGetCount(ctypes.byref(count)) or count.value < 1
+            or driver.cuDeviceGet(ctypes.byref(device), 0)
+            or driver.cuDeviceGetAttribute(ctypes.byref(major), _MAJOR, device)
+            or driver.cuDeviceGetAttribute(ctypes.byref(minor), _MINOR, device)):
+        return None
+    return f"{major.value}{minor.value}"
 
 
 @contextlib.contextmanager

@@ -35,6 +35,7 @@ from frontier.networkx_arcs import (
     rows_in_order,
 )
 
+from . import cold_start
 from .long_task import LongTask
 
 _INTEGERS = (bool, int, np.integer)
@@ -148,11 +149,22 @@ class BackendGraph:
             raise Declined(column.problem)
         return column
 
-    def frontier_graph(self, weight: str | None = None, *, reverse: bool = False) -> fr.Graph:
-        """A :class:`frontier.Graph` of this graph (built once per weight and
-        direction on the configured device). ``weight=None`` gives one whose
-        weights, if any, the caller ignores; ``reverse`` flips directed edges."""
-        device = fr.get_device(configured_device())
+    def device(self, passes: int = 1) -> fr.Device:
+        """Where a call that passes ``passes`` times over this graph's edges
+        runs now: the configured device, or while a GPU's kernels are not
+        compiled yet the CPU (:func:`.cold_start.choose`, the one place the
+        backend picks a device)."""
+        return cold_start.choose(configured_device(), len(self.edge_src), passes)
+
+    def frontier_graph(self, weight: str | None = None, *, reverse: bool = False,
+                       passes: int = 1) -> fr.Graph:
+        """A :class:`frontier.Graph` of this graph on :meth:`device` (built
+        once per weight, direction and device: the graph NetworkX caches
+        serves CPU and GPU calls alike). ``weight=None`` gives one whose
+        weights, if any, the caller ignores; ``reverse`` flips directed
+        edges; ``passes`` is how often the caller's run passes over the
+        edges (the sources of a betweenness run), for :meth:`device`."""
+        device = self.device(passes)
         if weight is None:
             for (_, flipped, where), built in self._built.items():
                 if flipped == reverse and where == device:

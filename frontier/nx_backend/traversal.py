@@ -17,7 +17,7 @@ import numpy as np
 import frontier as fr
 from primitives import bfs
 
-from .graph import BackendGraph, Declined, configured_device
+from .graph import BackendGraph, Declined
 from .order import Levels, bfs_levels
 
 
@@ -32,7 +32,7 @@ def depths_from(G: BackendGraph, sources: list[int], *, reverse: bool = False) -
     src, dst = (G.edge_dst, G.edge_src) if reverse else (G.edge_src, G.edge_dst)
     hub = np.full(len(sources), n, np.int64)
     graph = fr.Graph.from_edges(np.concatenate([src, hub]), np.concatenate([dst, sources]),
-                                None, n + 1, G.directed, device=configured_device())
+                                None, n + 1, G.directed, device=G.device())
     depth = fr.to_numpy(bfs(graph, source=n).depth)[:n]
     return np.where(depth > 0, depth - 1, -1)
 
