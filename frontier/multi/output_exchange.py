@@ -57,8 +57,6 @@ ONE_WAY = ("min", "max")
 #: :mod:`frontier.kernels.boundary` (two launches and one read each) instead
 #: of whole-array CuPy; False: the whole-array code (tests compare the two).
 FUSED_BOUNDARY = True
-#: Part-number types those kernels take (``owner_dtype``).
-OWNER_TYPES = (np.int8, np.int16, np.int32)
 
 
 def applies(primitive: type, communication: str) -> bool:
@@ -137,20 +135,27 @@ class OutputExchange(Exchange):
             counts = _host(xp.bincount(owners, minlength=size)).tolist()  # the one read
             if counts[rank] == len(ids):
                 return ids, {}
-            local = ids[xp.argsort(owners)]
-            there = local if part.slot_on_owner is None else part.slot_on_owner[local]
+            local, there = ids[xp.argsort(owners)], None
         ends = np.cumsum(counts)
         starts = ends - counts
-        offers = {peer: (local[starts[peer]:ends[peer]], there[starts[peer]:ends[peer]])
-                  for peer in range(size) if peer != rank and counts[peer]}
+        offers = {}
+        for peer in range(size):
+            if peer != rank and counts[peer]:
+                bucket = slice(starts[peer], ends[peer])
+                offers[peer] = (local[bucket], there[bucket] if there is not None
+                                else self._on_owner(local[bucket]))
         return local[starts[rank]:ends[rank]], offers
+
+    def _on_owner(self, slots):
+        """``slots`` (proxies here) as their owner's slot numbers."""
+        on_owner = self.part.slot_on_owner
+        return slots if on_owner is None else on_owner[slots]
 
     def _fused(self) -> bool:
         """Whether this boundary splits and collects with the kernels of
         :mod:`frontier.kernels.boundary` (GPUs, unless
         :data:`FUSED_BOUNDARY` is off)."""
-        return FUSED_BOUNDARY and self.part.graph.xp is not np \
-            and self.part.slot_owner.dtype in OWNER_TYPES
+        return FUSED_BOUNDARY and self.part.graph.xp is not np
 
     def _marks(self):
         """The mask over the slots (all false between boundaries)."""
