@@ -93,7 +93,7 @@ def networkx_arcs(graph, weight: str | None):
     else:
         partner = None
         dst = np.fromiter(chain.from_iterable(rows), np.int64, count) if labels is None \
-            else neighbour_positions(rows, count, nodes)
+            else neighbour_positions(rows, count, nodes, ids)
     if graph.is_multigraph():
         if weight is None:  # the edge data is not read
             parallel = lengths(values)
@@ -104,7 +104,7 @@ def networkx_arcs(graph, weight: str | None):
             start = np.cumsum(parallel) - parallel
             partner = np.repeat(start[partner] - start, parallel) + np.arange(len(src))
     if partner is not None:
-        weights = _mirrored_weights(values, partner, weight, _plain_data(graph)) \
+        weights = _mirrored_weights(values, partner, weight, plain_data(graph)) \
             if weight is not None and len(src) else None
         return labels, src, dst, weights, True
     if not graph.is_directed():
@@ -120,7 +120,7 @@ def networkx_arcs(graph, weight: str | None):
         src, dst = src[once], dst[once]
     else:
         once = None
-    weights = _weights(values, weight, _plain_data(graph), once) \
+    weights = _weights(values, weight, plain_data(graph), once) \
         if weight is not None and len(src) else None
     return labels, src, dst, weights, False
 
@@ -200,7 +200,7 @@ def _read(data: np.ndarray, read, keep: np.ndarray | None) -> list:
     return found
 
 
-def _plain_data(graph) -> bool:
+def plain_data(graph) -> bool:
     """Whether the graph's edge data dicts are plain dicts."""
     return type(graph).edge_attr_dict_factory is dict
 
@@ -242,12 +242,8 @@ def _mirrored_weights(values: np.ndarray, partner: np.ndarray, weight: str,
     """Each arc's weight (see :func:`_weights`), read from one arc of each
     edge (the one before its partner, or a self loop) and copied to the
     other, which holds the same data."""
-    first = partner >= np.arange(len(partner))
-    read = _weights(values, weight, plain, first)
-    weights = np.empty(len(partner), read.dtype)
-    weights[first] = read
-    weights[partner[first]] = read
-    return weights
+    first, which = read_once(partner)
+    return _weights(values, weight, plain, first)[which]
 
 
 def read_once(partner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -311,11 +307,12 @@ def rows_in_order(adjacency: dict, nodes: list) -> list:
     return [adjacency[node] for node in nodes]
 
 
-def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
+def neighbour_positions(rows, count: int, nodes: list, ids=False) -> np.ndarray:
     """The position in ``nodes`` of each of the ``count`` neighbours that
     the adjacency ``rows`` hold (NetworkX's dicts keyed by neighbour), in
     row order: ``[index[v] for row in rows for v in row]`` with ``index``
     the position of each node, without a Python step per neighbour.
+    ``ids``: ``node_ids(nodes)``, where the caller has it already.
 
     Nodes that are the integers ``0 .. n-1`` (:func:`node_ids`) are read
     as int64 values (a neighbour equal to one is that integer), and put
@@ -331,7 +328,8 @@ def neighbour_positions(rows, count: int, nodes: list) -> np.ndarray:
     KeyError
         If a neighbour is not one of ``nodes`` (of nodes other than ids).
     """
-    ids = node_ids(nodes)
+    if ids is False:  # not given: found here
+        ids = node_ids(nodes)
     if ids is not None:
         try:
             values = np.fromiter(chain.from_iterable(rows), np.int64, count)

@@ -311,9 +311,9 @@ def test_undirected_neighbours_are_read_off_the_shared_edge_data(monkeypatch):
     # whose edges share a data dict, a view and a directed graph do.
     looked_up = []
 
-    def lookups(rows, count, nodes):
+    def lookups(rows, count, nodes, *ids):
         looked_up.append(count)
-        return neighbour_positions(rows, count, nodes)
+        return neighbour_positions(rows, count, nodes, *ids)
 
     monkeypatch.setattr(networkx_arcs, "neighbour_positions", lookups)
     g = nx.MultiGraph([("a", "b"), ("b", "a"), ("b", "b"), ("c", "a")])

@@ -31,6 +31,8 @@ from frontier.networkx_arcs import (
     lengths,
     mirrored_arcs,
     neighbour_positions,
+    node_ids,
+    plain_data,
     row_values,
     rows_in_order,
 )
@@ -239,11 +241,14 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # None where the dicts do not keep to that (a class sharing one dict).
     mirrored = mirrored_arcs(held, arc_src, rows, nodes) if own_dicts else None
     partner, neighbors = (None, None) if mirrored is None else mirrored
-    successors = _adjacency(rows, nodes, degree, neighbors)
+    # the nodes as ids 0..n-1, for the neighbour lookups (none where the
+    # partner arcs give every neighbour)
+    ids = node_ids(nodes) if neighbors is None or directed else None
+    successors = _adjacency(rows, nodes, degree, neighbors, ids)
     if directed:
         task.phase("reading the predecessors")
         pred = _rows(graph._pred, nodes, multigraph)
-        predecessors = _adjacency(pred, nodes, lengths(pred))
+        predecessors = _adjacency(pred, nodes, lengths(pred), ids=ids)
     else:
         predecessors = successors
     arc_dst = successors.neighbors
@@ -265,7 +270,7 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # Each edge's value once where both arcs share one data dict (NetworkX's own
     # undirected storage); a view's two arcs are read, and compared, both.
     read_once = not directed and not two_sided
-    plain = type(graph).edge_attr_dict_factory is dict
+    plain = plain_data(graph)
     for attr, default in (edge_attrs or {}).items():
         task.phase(f"reading edge attribute {attr!r}")
         values = attribute_values(data, attr, default, plain, keep if read_once else None)
@@ -313,18 +318,19 @@ def _one_sided(src: np.ndarray, dst: np.ndarray, keys, values: list) -> bool:
     return False
 
 
-def _adjacency(rows, nodes: list, degree: np.ndarray,
-               neighbors: np.ndarray | None = None) -> Adjacency:
+def _adjacency(rows, nodes: list, degree: np.ndarray, neighbors: np.ndarray | None = None,
+               ids=False) -> Adjacency:
     """Each row's neighbours as positions in ``nodes``, in NetworkX's order,
     with no Python step per edge (``degree``: each row's length):
     ``neighbors`` where they are known (read off the partner arcs,
     :func:`frontier.networkx_arcs.mirrored_arcs`), else looked up
-    (:func:`frontier.networkx_arcs.neighbour_positions`)."""
+    (:func:`frontier.networkx_arcs.neighbour_positions`; ``ids``: the
+    nodes' :func:`~frontier.networkx_arcs.node_ids`, if known)."""
     offsets = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(degree, out=offsets[1:])
     if neighbors is not None:
         return Adjacency(offsets, neighbors)
-    return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes))
+    return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes, ids))
 
 
 def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
