@@ -184,12 +184,10 @@ class OutputExchange(Exchange):
         """Step 5: the owned output and the slots an offer changed, each once."""
         updated = self.updated
         if self._fused():
-            if not received:
+            if not received:  # clear what the split marked
                 if self.own_marked:
                     updated[own] = False
                 return own
-            if not self.own_marked:
-                updated[own] = True
             return boundary.collect_marked([own, *received], updated)
         if not received:
             return own
