@@ -121,6 +121,31 @@ def check_votes(votes: list, disagreement) -> None:
         raise disagreement(stopping)
 
 
+class PostedVotes:
+    """For a transport that posts a rank's stop vote with its next collective
+    (every rank has one after its stop check: the gather at the end, or the
+    next step's), so that checking costs no meeting of its own; ranks that
+    decided differently all raise ``disagreement(k)`` there."""
+
+    _vote = None  # 0 or 1, to post with the next collective
+    _disagreement = None
+
+    def vote(self, stop: bool, disagreement) -> bool:
+        """``stop``; the votes are compared at the next collective."""
+        self._vote, self._disagreement = int(stop), disagreement
+        return stop
+
+    def _take_vote(self):
+        """The pending vote to post (``None``: no stop check since the last
+        collective), now posted."""
+        vote, self._vote = self._vote, None
+        return vote
+
+    def _check_votes(self, votes: list) -> None:
+        """:func:`check_votes` of every rank's posted vote."""
+        check_votes(votes, self._disagreement)
+
+
 def _event(stream):
     """A CUDA event recorded on ``stream`` now."""
     import cupy
@@ -230,7 +255,7 @@ class LocalGroup:
         self._barrier.abort()
 
 
-class LocalCommunicator(Communicator):
+class LocalCommunicator(PostedVotes, Communicator):
     """A rank of a :class:`LocalGroup`."""
 
     def __init__(self, group: LocalGroup, rank: int):
@@ -239,8 +264,6 @@ class LocalCommunicator(Communicator):
         self.size = group.size
         self.device = group.devices[rank]
         self._board = 0  # the board of this rank's next collective
-        self._vote = None  # 0 or 1, to post with the next collective
-        self._disagreement = None
 
     def _exchange(self, item, take=list, settle: bool = False):
         """Post ``item``, apply ``take`` to every rank's posted item, and
@@ -250,23 +273,13 @@ class LocalCommunicator(Communicator):
         group = self.group
         board = group._boards[self._board]
         self._board ^= 1
-        vote, self._vote = self._vote, None
-        board[self.rank] = (vote, item)
+        board[self.rank] = (self._take_vote(), item)
         group._barrier.wait(self.rank)
-        if vote is not None or any(posted is not None for posted, _ in board):
-            check_votes([posted for posted, _ in board], self._disagreement)
+        self._check_votes([posted for posted, _ in board])
         taken = take([posted for _, posted in board])
         if settle:
             group._barrier.wait(self.rank)
         return taken
-
-    def vote(self, stop: bool, disagreement) -> bool:
-        """``stop``; the votes are compared at the next collective (every
-        rank has one after its stop check: the gather at the end, or the
-        next step's), so that checking costs no meeting of its own. Ranks
-        that decided differently all raise ``disagreement(k)`` there."""
-        self._vote, self._disagreement = int(stop), disagreement
-        return stop
 
     def allreduce(self, value, op: str):
         return REDUCERS[op](self._exchange(value))

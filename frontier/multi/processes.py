@@ -46,7 +46,7 @@ from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
 from . import nccl
-from .communicator import REDUCERS, Communicator, check_votes, summing
+from .communicator import REDUCERS, Communicator, PostedVotes, summing
 from .enactor import _release_workspaces, place_checked, run_rank
 
 #: Seconds a new worker may take to start (import NumPy, CuPy and Frontier).
@@ -95,7 +95,7 @@ def _partners(rank: int, size: int):
             yield partner
 
 
-class PipeCommunicator(Communicator):
+class PipeCommunicator(PostedVotes, Communicator):
     """A rank of a :class:`WorkerPool`: ``connections[peer]`` is the pipe to
     each other rank (``None`` at this rank), ``nccl_communicator`` this
     rank's NCCL communicator on a GPU."""
@@ -106,25 +106,15 @@ class PipeCommunicator(Communicator):
         self.device = device
         self.connections = connections
         self.nccl = nccl_communicator
-        self._vote = None  # 0 or 1, to post with the next collective
-        self._disagreement = None
 
     def swap(self, items: list) -> list:
         """Send ``items[peer]`` to each peer; what each sent here, by sender
         (``items[rank]`` at this rank). A pending :meth:`vote` goes with the
         items and is checked once every pair has met."""
-        vote, self._vote = self._vote, None
+        vote = self._take_vote()
         received = self._swap([(vote, item) for item in items])
-        votes = [posted for posted, _ in received]
-        if vote is not None or any(posted is not None for posted in votes):
-            check_votes(votes, self._disagreement)
+        self._check_votes([posted for posted, _ in received])
         return [item for _, item in received]
-
-    def vote(self, stop: bool, disagreement) -> bool:
-        """``stop``; the votes travel with the next collective's items (see
-        :meth:`LocalCommunicator.vote`), one pipe round less per check."""
-        self._vote, self._disagreement = int(stop), disagreement
-        return stop
 
     def _swap(self, items: list) -> list:
         received = [None] * self.size
