@@ -72,7 +72,7 @@ PRIMITIVES = {
 
 _local = threading.local()
 #: Whether a phase synchronizes its device before and after (``--host-only``: no)
-SYNCHRONIZE = "--host-only" not in sys.argv
+SYNCHRONIZE = True
 totals: dict = defaultdict(lambda: defaultdict(float))
 
 
@@ -122,6 +122,8 @@ def main() -> None:
     parser.add_argument("--blocking", action="store_true",
                         help="CUDA_LAUNCH_BLOCKING=1: kernel time on its launching line")
     args = parser.parse_args()
+    global SYNCHRONIZE
+    SYNCHRONIZE = not args.host_only
     if args.mpi:
         rank = mpi.world().Get_rank()
         home = mpi.rank_device(mpi.world()).name
