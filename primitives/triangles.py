@@ -215,9 +215,8 @@ class ClosedWedges(fr.Primitive):
         edges, pivots = xp.concatenate(edges), xp.concatenate(pivots)
         if per_pivot is not None:
             per_pivot += xp.bincount(pivots, minlength=len(per_pivot))
-        if per_vertex is not None:
-            for ends in vertices:
-                per_vertex += xp.bincount(ends[edges], minlength=len(per_vertex))
+        if per_vertex is not None:  # as much work as the edges found, not the vertices
+            xp.add.at(per_vertex, xp.concatenate([ends[edges] for ends in vertices]), 1.0)
 
     def result(self):
         return WedgeResult(self.closed, self.transitive)

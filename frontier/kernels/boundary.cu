@@ -42,11 +42,12 @@ __global__ void place_by_owner(const S* ids, long long n, const O* owner, int pa
         unsigned same = __match_any_sync(active, part);
         int leader = __ffs(same) - 1;
         unsigned long long base = 0;
-        if (lane == leader) base = atomicAdd(cursors + part, (unsigned long long)__popc(same));
+        if (lane == leader) {  // the bucket's start, then this group's place in it
+            for (int p = 0; p < part; ++p) base += counts[p];
+            base += atomicAdd(cursors + part, (unsigned long long)__popc(same));
+        }
         base = __shfl_sync(same, base, leader);
-        unsigned long long start = 0;
-        for (int p = 0; p < part; ++p) start += counts[p];
-        long long at = (long long)(start + base + __popc(same & ((1u << lane) - 1u)));
+        long long at = (long long)(base + __popc(same & ((1u << lane) - 1u)));
         local[at] = id;
         there[at] = on_owner ? on_owner[id] : id;
         if (part == rank) marked[id] = true;

@@ -49,13 +49,13 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
     if switch.needs_counts():
         counts, bits = kept or frontier_counts(graph, frontier)
     can_pull = not switch.on_parts or _labelled(functor)
+    output_counts = None  # the output's, where the push counted them
     if switch.decide(graph, counts, can_pull=can_pull) == "push":
         pushed = _push_tallied(graph, frontier, functor, switch, counts)
         if pushed is not None:
             output, output_counts = pushed
-            switch.remember(output, output_counts)
-            return output
-        output = advance(graph, frontier, functor, chunk_edges=chunk_edges)
+        else:
+            output = advance(graph, frontier, functor, chunk_edges=chunk_edges)
     elif switch.on_parts:
         level = Frontier.from_mask(functor.labels == functor.value - 1)
         output = advance(graph, level, functor, direction="pull", chunk_edges=chunk_edges,
@@ -65,11 +65,13 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
             advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
                     among=_candidates(functor))
     if switch.needs_counts() and not switch.on_parts:
-        # a list's degrees cost its length: counted always (the next push knows
-        # its edges then); a dense output's only while the rule needs them
-        degrees = switch.needs_edges() or output.kind == "sparse"
-        switch.remember(output, frontier_counts(graph, output, switch.operator_state.get("visited"),
-                                                degrees=degrees))
+        if output_counts is None:
+            # a list's degrees cost its length: counted always (the next push
+            # knows its edges then); a dense output's only while the rule needs them
+            degrees = switch.needs_edges() or output.kind == "sparse"
+            output_counts = frontier_counts(graph, output, switch.operator_state.get("visited"),
+                                            degrees=degrees)
+        switch.remember(output, output_counts)
     return output
 
 

@@ -166,7 +166,6 @@ def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
     ``visited`` (a bitmap), if given; without ``degrees`` the edge counts
     are 0 (not read)."""
     n = graph.num_vertices
-    in_offsets = graph.in_edges().offsets
     counts = workspace.counter(3)
     bits = None
     if frontier.kind == "dense":
@@ -175,8 +174,9 @@ def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
         mask = frontier.mask
         if n:
             kernel("tally_mask")((grid_for(words),), (256,), (
-                graph.offsets, in_offsets, mask, np.int64(n), np.bool_(mask.data.ptr % 16 == 0),
-                np.bool_(degrees), bits, pointer(visited), counts))
+                graph.offsets, graph.in_edges().offsets, mask, np.int64(n),
+                np.bool_(mask.data.ptr % 16 == 0), np.bool_(degrees), bits, pointer(visited),
+                counts))
     else:
         _tally_ids(graph, frontier.ids, None, degrees, visited, counts)
     size, out_edges, in_edges = workspace.read_counters(counts, 3)
@@ -211,11 +211,8 @@ def claim_push_tallied(graph, frontier: Frontier, functor, out_edges: int, visit
     edges = edges_of(graph, ids, total=out_edges)
     predecessor = functor.predecessor
     types = _claim_types(graph, predecessor)
-    if edges.total * LARGE_LEVEL >= n and n >= DENSE_MIN_VERTICES:
-        out = graph.xp.zeros(n, dtype=bool)
-        edges.launch("claim_push_dense", types, _bits_unless(functor.labels, np.int32(-1)),
-                     functor.labels, np.int32(functor.value), pointer(predecessor), out)
-        output = Frontier(n, graph.device, mask=out)
+    if _large_level(graph, edges.total):
+        output = _claim_push_dense(graph, edges, functor, types)
         return output, tally(graph, output, visited, degrees)
     words = workspace.counter(4)  # the queue's length, then the three counts
     out = graph.xp.empty(min(edges.total, n), dtype=graph.columns.dtype)
@@ -264,17 +261,26 @@ def _claim_push(graph, frontier: Frontier, functor) -> Frontier:
     edges = edges_of(graph, ids)
     predecessor = functor.predecessor
     types = _claim_types(graph, predecessor)
-    if edges.total and edges.total * LARGE_LEVEL >= graph.num_vertices \
-            and graph.num_vertices >= DENSE_MIN_VERTICES:
-        # Large level: a visited bitmap (L2-resident) and a dense output.
-        out = graph.xp.zeros(graph.num_vertices, dtype=bool)
-        edges.launch("claim_push_dense", types, _bits_unless(functor.labels, np.int32(-1)),
-                     functor.labels, np.int32(functor.value), pointer(predecessor), out)
-        return Frontier(graph.num_vertices, graph.device, mask=out)
+    if _large_level(graph, edges.total):
+        return _claim_push_dense(graph, edges, functor, types)
     out, out_count = _output(graph, edges.total)
     edges.launch("claim_push", types, functor.labels, np.int32(functor.value),
                  pointer(predecessor), out, out_count)
     return _claimed(graph, out, out_count)
+
+
+def _large_level(graph, edges: int) -> bool:
+    """Whether a push over ``edges`` edges claims into a dense output."""
+    n = graph.num_vertices
+    return edges > 0 and edges * LARGE_LEVEL >= n and n >= DENSE_MIN_VERTICES
+
+
+def _claim_push_dense(graph, edges, functor, types) -> Frontier:
+    """A large level's push: a visited bitmap (L2-resident) and a dense output."""
+    out = graph.xp.zeros(graph.num_vertices, dtype=bool)
+    edges.launch("claim_push_dense", types, _bits_unless(functor.labels, np.int32(-1)),
+                 functor.labels, np.int32(functor.value), pointer(functor.predecessor), out)
+    return Frontier(graph.num_vertices, graph.device, mask=out)
 
 
 def _claim_push_small(graph, ids, functor, max_degree: int) -> Frontier:
