@@ -9,6 +9,8 @@ vertex data consistent; the primitive is the same class either way.
 from __future__ import annotations
 
 import os
+import threading
+from contextlib import contextmanager
 
 from . import replay
 from .communicate import declarations
@@ -246,9 +248,30 @@ def run_devices(graph: Graph, devices) -> list[Device]:
     :func:`~frontier.device.resolve_devices`, except that with ``devices``
     ``None`` and FRONTIER_DEVICE unset, a graph on a CPU device with fewer
     than :data:`SMALL_GRAPH_ARCS` arcs stays there rather than being copied
-    to the default GPU, which would be slower."""
+    to the default GPU, which would be slower; and within
+    :func:`on_graph_devices`, a graph stays on its own device whatever it is."""
+    if devices is None and getattr(_placement, "on_graph_device", False):
+        return [graph.device]
     targets = resolve_devices(devices)
     if devices is None and not os.environ.get("FRONTIER_DEVICE") and targets[0].is_gpu \
             and not graph.device.is_gpu and graph.num_arcs < SMALL_GRAPH_ARCS:
         return [graph.device]
     return targets
+
+
+_placement = threading.local()
+
+
+@contextmanager
+def on_graph_devices():
+    """Within this block (in this thread), ``enact(devices=None)`` runs on
+    the graph's own device, never copying it to the default one: for a
+    caller that builds each graph where it means to run it (the NetworkX
+    backend, whose configured device or cold-start choice may be the CPU on a
+    machine whose default device is a GPU)."""
+    before = getattr(_placement, "on_graph_device", False)
+    _placement.on_graph_device = True
+    try:
+        yield
+    finally:
+        _placement.on_graph_device = before

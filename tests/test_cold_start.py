@@ -28,10 +28,12 @@ from strategies import edge_lists
 
 import frontier as fr
 import frontier.device
+import frontier.enactor
 from frontier import warmup
 from frontier.cli import main
 from frontier.kernels import first_use
 from frontier.nx_backend import cold_start
+from primitives import bfs
 
 ROOT = Path(__file__).resolve().parents[1]
 THE_GPU = fr.Device("cpu", 1)  # stands for the default GPU on a CPU-only machine
@@ -240,6 +242,32 @@ def test_the_cached_conversion_serves_the_cpu_then_the_gpu(gpu):
     for answer in (first, later):
         assert answer.keys() == expected.keys()
         assert all(abs(answer[v] - expected[v]) < 1e-6 for v in G)
+
+
+def test_each_call_runs_where_its_graph_was_built(gpu, monkeypatch):
+    """The cold answer runs on the CPU, not merely builds there: the enactor
+    would otherwise copy the graph to the default device (the cold GPU,
+    compiling there) -- generators' primitives included, which run after the
+    call returned; the caller's own runs between their items are not kept."""
+    ran = []
+    real = frontier.enactor.run_devices
+    monkeypatch.setattr(frontier.enactor, "run_devices",
+                        lambda graph, devices: ran.append(real(graph, devices)) or ran[-1])
+    G = ba_graph()
+    nx.pagerank(G, backend="frontier")
+    components = nx.connected_components(G, backend="frontier")
+    assert ran == [[fr.Device("cpu")]]
+    assert len(next(components)) == len(G)
+    assert ran == [[fr.Device("cpu")]] * 2
+    own = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
+    with nx.config.backends.frontier(device="cpu"):
+        edges = nx.bfs_edges(G, 0, backend="frontier")
+        next(edges)
+        assert bfs(own, source=0).devices == (THE_GPU.name,)  # the caller's run, between items
+    assert ran[-2:] == [[fr.Device("cpu")], [THE_GPU]]
+    finish_warm_up()
+    nx.pagerank(G, backend="frontier")
+    assert ran[-1] == [THE_GPU]
 
 
 def test_a_generator_function_decides_when_it_runs(gpu):

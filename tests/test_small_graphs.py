@@ -9,7 +9,7 @@ import pytest
 import frontier as fr
 from frontier import device as device_module
 from frontier.device import Device
-from frontier.enactor import SMALL_GRAPH_ARCS, run_devices
+from frontier.enactor import SMALL_GRAPH_ARCS, on_graph_devices, run_devices
 
 CPU, GPU = Device("cpu", 0), Device("cuda", 0)
 
@@ -42,6 +42,21 @@ def test_large_host_graph_or_a_named_device_goes_to_the_gpu(seen_gpu, monkeypatc
     assert run_devices(small, "cpu") == [CPU]
     monkeypatch.setenv("FRONTIER_DEVICE", "cuda:0")
     assert run_devices(small, None) == [GPU]
+
+
+def test_on_graph_devices_keeps_any_graph_where_it_is(seen_gpu, monkeypatch):
+    """The NetworkX backend's placement: it builds each graph on the device
+    it chose (the CPU, say, while the GPU's kernels compile)."""
+    large = host_graph(SMALL_GRAPH_ARCS)
+    with on_graph_devices():
+        assert run_devices(large, None) == [CPU]
+        monkeypatch.setenv("FRONTIER_DEVICE", "cuda:0")
+        assert run_devices(large, None) == [CPU]
+        assert run_devices(large, "cuda:0") == [GPU]  # a named device still wins
+        with on_graph_devices():
+            pass
+        assert run_devices(large, None) == [CPU]  # an inner block leaves it on
+    assert run_devices(large, None) == [GPU]
 
 
 def test_without_a_gpu_nothing_changes(monkeypatch):

@@ -20,6 +20,7 @@ import inspect
 
 from frontier_backend_info import FUNCTIONS
 
+from ..enactor import on_graph_devices
 from . import (
     calls,
     centrality,
@@ -106,13 +107,17 @@ KEYWORD_CHECKS.update(clustering.KEYWORD_CHECKS)
 
 
 def _counted(name: str, function):
-    """``function``, counting its runs and its declines in :mod:`.calls`."""
+    """``function``, counting its runs and its declines in :mod:`.calls`,
+    and running each graph on the device it was built on (the configured
+    device, or the cold-start policy's choice: :mod:`.cold_start`)."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
         ran = True  # also when it raises NetworkX's error for the input
         try:
-            return function(*args, **kwargs)
+            with on_graph_devices():
+                result = function(*args, **kwargs)
+            return _each_on_graph_devices(result) if inspect.isgenerator(result) else result
         except Declined:
             ran = False
             calls.record_decline(name)
@@ -122,6 +127,19 @@ def _counted(name: str, function):
                 calls.record_call(name)
 
     return run
+
+
+def _each_on_graph_devices(generator):
+    """``generator``'s items, each computed within :func:`on_graph_devices`
+    (a generator runs its primitives when asked for items, after the call
+    returned), and the caller's code between items outside it."""
+    while True:
+        with on_graph_devices():
+            try:
+                item = next(generator)
+            except StopIteration:
+                return
+        yield item
 
 
 class BackendInterface:
