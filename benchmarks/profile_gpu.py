@@ -37,7 +37,12 @@ import primitives  # noqa: E402
 # SSSP with a narrow near/far split (weights 1..64): many iterations to profile.
 CALLS = {**STANDARD_CALLS,
          "pagerank": lambda G, root: primitives.pagerank(G, tol=1e-6 / G.num_vertices),
-         "sssp-narrow": lambda G, root: primitives.sssp(G, source=root, delta=2.0)}
+         "sssp-narrow": lambda G, root: primitives.sssp(G, source=root, delta=2.0),
+         # issue 32's primitives whose GPU runs were slow (as `frontier bench` calls them)
+         "triangles": lambda G, root: primitives.triangles(G),
+         "label_propagation": lambda G, root: primitives.label_propagation(G),
+         "edge_bc": lambda G, root: primitives.edge_betweenness_centrality(G, k=1, seed=0),
+         "kcore": lambda G, root: primitives.core_number(G)}
 
 
 def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> None:
@@ -74,7 +79,8 @@ def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> N
         text = io.StringIO()
         pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(top)
         print(f"==== {name} scale {scale}: {wall * 1e3:.1f} ms blocking, "
-              f"{result.iterations} iterations, setup {result.setup_s * 1e3:.1f} ms")
+              f"{getattr(result, 'iterations', '?')} iterations, "
+              f"setup {getattr(result, 'setup_s', 0) * 1e3:.1f} ms")
         lines = text.getvalue().splitlines()
         start_at = next(i for i, line in enumerate(lines) if "ncalls" in line)
         print("\n".join(line[:150] for line in lines[start_at:start_at + top + 1]))

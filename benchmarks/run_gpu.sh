@@ -36,7 +36,8 @@ echo "run_gpu.sh: writing to $OUT"
 step() {
     local name=$1 limit=$2 start=$SECONDS rc
     shift 2
-    timeout --kill-after=10 "$limit" "$@" >"$LOGS/$name.log" 2>&1
+    # unbuffered: a step stopped at its limit still leaves what it printed
+    PYTHONUNBUFFERED=1 timeout --kill-after=10 "$limit" "$@" >"$LOGS/$name.log" 2>&1
     rc=$?
     echo "== $name: exit $rc after $((SECONDS - start)) s (limit $limit s)"
     if [ "$rc" -ne 0 ]; then
@@ -153,7 +154,8 @@ elif [ "$what" = prims ]; then
     # cannot hold up the rest, each under LIMIT seconds (default 33 at scale
     # 22 and below, 45 above: 12 steps, under 8 minutes in all, graph
     # builds included). A run is a warm-up, REPEAT timed runs (default 1)
-    # and the peak-memory run; paths and dijkstra (a Python list per
+    # and the peak-memory run (PRIM_GROUPS: the groups to run, space-separated,
+    # default all six); paths and dijkstra (a Python list per
     # reached vertex, some 10 million at scale 24) from ROOTS roots (default
     # 2 at scale 22 and below, 1 above). Smoke test without a GPU:
     #     PRIMS_DEVICE=cpu SCALES=10 bash benchmarks/run_gpu.sh prims
@@ -161,8 +163,8 @@ elif [ "$what" = prims ]; then
         small=$([ "$scale" -le 22 ] && echo 1 || echo 0)
         limit=${LIMIT:-$([ "$small" = 1 ] && echo 33 || echo 45)}
         roots=${ROOTS:-$([ "$small" = 1 ] && echo 2 || echo 1)}
-        for group in kcore,scc,hits,eigenvector,katz triangles label_propagation edge_bc \
-                     paths dijkstra; do
+        for group in ${PRIM_GROUPS:-kcore,scc,hits,eigenvector,katz triangles label_propagation \
+                     edge_bc paths dijkstra}; do
             step "prims-$scale-${group%%,*}" "$limit" python -m frontier.cli bench \
                 --device "$PRIMS_DEVICE" --kronecker "$scale" --primitives "$group" \
                 --peers cusparse-spmv,scipy-csgraph --roots "$roots" --repeat "${REPEAT:-1}" \

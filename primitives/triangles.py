@@ -57,6 +57,10 @@ import frontier as fr
 
 #: 64-bit words of pivot bits per vertex: a batch takes up to 64 * WORDS pivots
 WORDS = 64
+#: rounds of :func:`_set_bits` that take the lowest bit of every value
+LOWEST_BIT_ROUNDS = 3
+#: values :func:`_set_bits` unpacks at once (64 uint64 shifts each: 64 MiB)
+UNPACK_CHUNK = 1 << 17
 #: pivots per batch (at most 64 * WORDS; tests lower it to cross batches)
 PIVOTS_PER_BATCH = 64 * WORDS
 #: most edges an advance hands to a functor (a few 8-byte words each)
@@ -255,11 +259,17 @@ def _common(xp, x, y, at_x, at_y):
 
 def _set_bits(xp, values):
     """Every set bit of ``values`` (nonzero uint64): the index of its value
-    and its position (0-63), the lowest bit of every value at a time (most
-    values that close triangles hold one or two)."""
+    and its position (0-63), in no particular order. The lowest bit of every
+    value at a time for :data:`LOWEST_BIT_ROUNDS` rounds (most values that
+    close triangles hold one or two), then the values still nonzero (a hub's
+    words, which can hold dozens) unpacked into their 64 bits at once,
+    :data:`UNPACK_CHUNK` values at a time: a few launches per call, not one
+    round per bit of the fullest value."""
     index = xp.arange(len(values), dtype=np.int64)
     indices, positions = [index[:0]], [index[:0]]
-    while len(values):
+    for _ in range(LOWEST_BIT_ROUNDS):
+        if not len(values):
+            break
         lowest = values & (~values + np.uint64(1))
         indices.append(index)
         # log2 of a power of two, rounded: CUDA's log2(8.0) is not exactly 3
@@ -267,6 +277,12 @@ def _set_bits(xp, values):
         values = values ^ lowest
         left = xp.flatnonzero(values)
         values, index = values[left], index[left]
+    shifts = xp.arange(64, dtype=np.uint64)
+    for start in range(0, len(values), UNPACK_CHUNK):
+        chunk = values[start:start + UNPACK_CHUNK]
+        row, position = xp.nonzero((chunk[:, None] >> shifts) & np.uint64(1))
+        indices.append(index[start:start + UNPACK_CHUNK][row])
+        positions.append(position.astype(np.int64))
     return xp.concatenate(indices), xp.concatenate(positions)
 
 

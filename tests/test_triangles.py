@@ -15,7 +15,7 @@ from strategies import edge_lists, with_device
 
 import frontier as fr
 from primitives import average_clustering, clustering, transitivity, triangles
-from primitives.triangles import WORDS, wedges
+from primitives.triangles import WORDS, _set_bits, wedges
 
 
 def per_vertex(values: dict, n: int) -> list:
@@ -70,6 +70,22 @@ def test_more_pivots_than_one_batch(monkeypatch, per_batch):
     D = fr.Graph.from_networkx(d, weight=None, device="cpu")
     np.testing.assert_allclose(clustering(D), list(nx.clustering(d).values()), atol=1e-12)
     assert transitivity(D) == pytest.approx(nx.transitivity(d))
+
+
+@with_device
+@given(values=st.lists(st.integers(1, 2**64 - 1) | st.sampled_from([1, 2**63, 2**64 - 1]),
+                       max_size=40),
+       rounds=st.sampled_from([0, 1, 3, 64]), chunk=st.sampled_from([1, 3, 1 << 17]))
+def test_set_bits_finds_every_bit_once(device, monkeypatch, values, rounds, chunk):
+    """The lowest-bit rounds, the unpacking in chunks, and both together
+    (64 rounds: the lowest-bit path alone) give each set bit once."""
+    module = importlib.import_module("primitives.triangles")
+    monkeypatch.setattr(module, "LOWEST_BIT_ROUNDS", rounds)
+    monkeypatch.setattr(module, "UNPACK_CHUNK", chunk)
+    xp = fr.get_device(device).xp
+    index, position = _set_bits(xp, xp.asarray(np.array(values, dtype=np.uint64)))
+    found = sorted(zip(fr.to_numpy(index).tolist(), fr.to_numpy(position).tolist()))
+    assert found == [(i, b) for i, value in enumerate(values) for b in range(64) if value >> b & 1]
 
 
 def test_networkx_refusals_and_what_is_not_implemented():
