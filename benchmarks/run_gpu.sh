@@ -19,7 +19,8 @@
 #     results/*.json   the records, one file per bench run (copy them to benchmarks/results/)
 #     benchmarks.md    a Markdown table per bench run
 #     logs/*.log       each step's full output (progress lines, tracebacks)
-# results/ and logs/ are packed into $OUT/run_gpu.tar.gz at the end.
+# results/ and logs/ are packed into $OUT/run_gpu-WHAT-TIME.tar.gz at the end
+# (one archive per run: two runs in one device call keep both).
 # The last thing printed is a table of every record. Exit status 1 if a step failed.
 
 set -u
@@ -219,5 +220,6 @@ elif [ "$what" != kernels ]; then
     status=1
 fi
 # One archive: the device tool brings back at most 8 files from $OUT.
-tar -czf "$OUT/run_gpu.tar.gz" -C "$OUT" results logs && rm -rf "$RESULTS" "$LOGS"
+tar -czf "$OUT/run_gpu-$what-$(date -u +%Y%m%dT%H%M%SZ).tar.gz" -C "$OUT" results logs \
+    && rm -rf "$RESULTS" "$LOGS"
 exit $status
