@@ -117,6 +117,7 @@ class Primitive:
         self.xp = graph.xp
         self.params = {**self.defaults, **params}
         self.view = WholeGraph(graph)
+        self._fills: dict = {}  # id(array) -> (array, fill) of vertex_array's scalar fills
 
     def setup(self) -> None:
         """Allocate and initialise the primitive's vertex data."""
@@ -206,9 +207,22 @@ class Primitive:
             array = self.xp.empty(self.graph.num_vertices,
                                   dtype=np.asarray(fill).dtype if dtype is None else dtype)
             fill_array(array, fill)
+            self._fills[id(array)] = (array, fill)
             return array
         values = self.view.per_vertex(fill)
         return values if dtype is None else values.astype(dtype, copy=False)
+
+    def fills_of(self, arrays: dict) -> dict | None:
+        """``{name: fill}`` for arrays :meth:`vertex_array` made with a
+        scalar fill (whatever was written to them since), or None if any of
+        ``arrays`` was made otherwise."""
+        fills = {}
+        for name, array in arrays.items():
+            made = self._fills.get(id(array))
+            if made is None or made[0] is not array:
+                return None
+            fills[name] = made[1]
+        return fills
 
     def frontier_of(self, ids) -> Frontier:
         """A sparse frontier of the given slots (``[]`` for an empty one)."""

@@ -34,7 +34,7 @@ from ..frontier import Frontier
 from ..kernels import compact
 from ..primitive import Primitive
 from .merge import merge
-from .messages import changed, nothing, positions_of, select
+from .messages import changed, differs, nothing, positions_of, select
 
 
 class Exchange:
@@ -71,7 +71,11 @@ class Exchange:
         begin = time.perf_counter()
         if self.names:
             arrays = self.arrays()
-            self._refresh(arrays, everything=True)
+            fills = self.run.fills_of(arrays)
+            if fills is None:
+                self._refresh(arrays, everything=True)
+            else:
+                self._refresh_from_fills(arrays, fills)
             if self.keeps_snapshot():
                 self.snapshot = {name: array.copy() for name, array in arrays.items()}
         self.seconds += time.perf_counter() - begin
@@ -221,6 +225,48 @@ class Exchange:
                 arrays[name][slots] = value
                 if self.snapshot:
                     self.snapshot[name][slots] = value
+
+    def _refresh_from_fills(self, arrays: dict, fills: dict) -> None:
+        """The first boundary for arrays :meth:`Primitive.vertex_array` made
+        with a scalar fill: each owner sends its fills and only the shared
+        owned entries that differ from them (a BFS: the source, not every
+        shared slot); each copy is set to its owner's fill, then to the
+        entries received. The copies end as :meth:`_refresh` with
+        ``everything`` leaves them, whatever setup wrote to them, even where
+        parts' fills differ."""
+        names = list(arrays)
+        xp = self.part.graph.xp
+        item_bytes = sum(arrays[name].itemsize for name in names)
+        heads = [xp.asarray([fills[name]], dtype=arrays[name].dtype) for name in names]
+        outgoing, packed = {}, {}  # a list shared by several peers is packed once
+        for peer, lists in self.lists.items():
+            shared = lists.refreshes_out
+            if not len(shared):
+                continue
+            if id(shared) not in packed:
+                mask = differs(arrays[names[0]][shared], heads[0])
+                for name, head in zip(names[1:], heads[1:]):
+                    mask |= differs(arrays[name][shared], head)
+                selected = select(mask, item_bytes, dense=True)
+                if selected is None:
+                    selector, slots = xp.empty(0, dtype=bool), shared[:0]
+                else:
+                    selector, positions = selected
+                    slots = shared if positions is None else shared[positions]
+                packed[id(shared)] = [selector, *heads, *(arrays[name][slots] for name in names)]
+            outgoing[peer] = packed[id(shared)]
+        for peer, message in self._alltoall(outgoing).items():
+            lists = self.lists[peer]
+            copies = lists.refreshes_in
+            if lists.drops:
+                copies = copies[copies >= 0]
+            for name, head in zip(names, message[1:1 + len(names)]):
+                arrays[name][copies] = head
+            slots, values = self._received(message[0], message[1 + len(names):],
+                                           lists.refreshes_in, lists.drops)
+            if slots is not None:
+                for name, value in zip(names, values):
+                    arrays[name][slots] = value
 
     def _received(self, selector, values: list, incoming, drops: bool):
         """``(slots, values)`` a message names here, or ``(None, None)``."""
