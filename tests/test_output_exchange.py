@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from strategies import edge_lists
 
 import frontier as fr
-from frontier.multi.output_exchange import applies
+from frontier.multi.output_exchange import OutputExchange, applies
 from frontier.primitive import CHECK_VARIABLE, DeclarationError
 from primitives.bfs import BFS
 from primitives.cc import ConnectedComponents
@@ -86,6 +86,37 @@ def test_output_boundary_gives_the_snapshot_boundarys_answer(name, edges, count,
         np.testing.assert_array_equal(fast.depth, snapshot.depth)
         assert_bfs_tree(G, source, fast.depth, fast.predecessor)
     assert fast.iterations == snapshot.iterations
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_large_levels_refresh_copies_by_bitmap(monkeypatch, name):
+    """Under shared ids a level that changes more than one owned slot in 32
+    refreshes the copies with a bitmap over the owned slots and the values
+    in its order; small levels name their slots. Both happen here, and the
+    answers are one device's."""
+    bitmaps = []
+    real = OutputExchange._owned_refresh
+
+    def spy(self, arrays, changed):
+        message = real(self, arrays, changed)
+        bitmaps.append(message[0].dtype == np.uint8)
+        return message
+
+    monkeypatch.setattr(OutputExchange, "_owned_refresh", spy)
+    G = fr.generators.kronecker(9, 8, seed=2, weights=(1, 9), device="cpu")
+    source = int(np.argmax(G.out_degree()))
+    declared, _ = DECLARED[name]
+    one = fr.enact(declared, G, **_params(name, source)).to_numpy()
+    many = fr.enact(declared, G, **_params(name, source), devices=3,
+                    duplication="all").to_numpy()
+    assert any(bitmaps) and not all(bitmaps)
+    for field, values in one.arrays().items():
+        if field != "predecessor":
+            np.testing.assert_array_equal(getattr(many, field), values, err_msg=field)
+    if name == "sssp":
+        assert_shortest_path_tree(G, source, many.distance, many.predecessor)
+    elif name != "cc":
+        assert_bfs_tree(G, source, many.depth, many.predecessor)
 
 
 @dataclass
