@@ -33,6 +33,7 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     frontier = run.initial_frontier()
     if boundary is not None:
         frontier = boundary.start(frontier)
+    run.forget_fills()
     run.graph.device.synchronize()
     setup_s = time.perf_counter() - start
     iteration = replayed = ran_on = 0

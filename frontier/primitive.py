@@ -117,7 +117,9 @@ class Primitive:
         self.xp = graph.xp
         self.params = {**self.defaults, **params}
         self.view = WholeGraph(graph)
-        self._fills: dict = {}  # id(array) -> (array, fill) of vertex_array's scalar fills
+        # id(array) -> (array, fill) of vertex_array's scalar fills, until the
+        # first boundary has used them (forget_fills): None from then on
+        self._fills: dict | None = {}
 
     def setup(self) -> None:
         """Allocate and initialise the primitive's vertex data."""
@@ -207,7 +209,8 @@ class Primitive:
             array = self.xp.empty(self.graph.num_vertices,
                                   dtype=np.asarray(fill).dtype if dtype is None else dtype)
             fill_array(array, fill)
-            self._fills[id(array)] = (array, fill)
+            if self._fills is not None:
+                self._fills[id(array)] = (array, fill)
             return array
         values = self.view.per_vertex(fill)
         return values if dtype is None else values.astype(dtype, copy=False)
@@ -218,11 +221,17 @@ class Primitive:
         ``arrays`` was made otherwise."""
         fills = {}
         for name, array in arrays.items():
-            made = self._fills.get(id(array))
+            made = (self._fills or {}).get(id(array))
             if made is None or made[0] is not array:
                 return None
             fills[name] = made[1]
         return fills
+
+    def forget_fills(self) -> None:
+        """Stop recording :meth:`vertex_array`'s fills (only the first
+        boundary reads them): arrays made later are not kept alive by the
+        record."""
+        self._fills = None
 
     def frontier_of(self, ids) -> Frontier:
         """A sparse frontier of the given slots (``[]`` for an empty one)."""

@@ -71,11 +71,7 @@ class Exchange:
         begin = time.perf_counter()
         if self.names:
             arrays = self.arrays()
-            fills = self.run.fills_of(arrays)
-            if fills is None:
-                self._refresh(arrays, everything=True)
-            else:
-                self._refresh_from_fills(arrays, fills)
+            self._refresh(arrays, everything=True, fills=self.run.fills_of(arrays))
             if self.keeps_snapshot():
                 self.snapshot = {name: array.copy() for name, array in arrays.items()}
         self.seconds += time.perf_counter() - begin
@@ -189,15 +185,24 @@ class Exchange:
                     merge(shared, [arrays[n] for n in names], slots, values, updated)
         return updated
 
-    def _refresh(self, arrays: dict, everything: bool = False, size: int | None = None) -> None:
+    def _refresh(self, arrays: dict, everything: bool = False, size: int | None = None,
+                 fills: dict | None = None) -> None:
         """Step 4: send changed owned values to the copies; take in others'.
         ``everything``: every shared owned slot, changed or not (the first
-        boundary, before any snapshot). ``size``: the next frontier's, to
-        sum with the refreshes (:meth:`_alltoall`)."""
+        boundary, before any snapshot); with ``fills`` (``{name: fill}`` of
+        arrays :meth:`Primitive.vertex_array` made) the owner sends its fills
+        and only the shared entries that differ from them, and each copy is
+        set to its owner's fill before they land: the copies end the same,
+        whatever setup wrote to them, even where parts' fills differ (a
+        BFS sends the source's entry, not every shared slot). ``size``: the
+        next frontier's, to sum with the refreshes (:meth:`_alltoall`)."""
         names = list(arrays)
+        xp = self.part.graph.xp
+        heads = [] if fills is None else [xp.asarray([fills[name]], dtype=arrays[name].dtype)
+                                          for name in names]
         if everything:
-            dense = self.part.graph.xp.empty(0, dtype=bool)
-            whole = {id(lists.refreshes_out): (dense, lists.refreshes_out)
+            whole = {id(lists.refreshes_out): self._first_refresh(arrays, heads,
+                                                                  lists.refreshes_out)
                      for lists in self.lists.values() if len(lists.refreshes_out)}
             refreshes = {peer: whole.get(id(lists.refreshes_out))
                          for peer, lists in self.lists.items()}
@@ -210,15 +215,20 @@ class Exchange:
             if id(refresh) not in packed:
                 selector, slots = refresh
                 values = [arrays[name][slots] for name in names]
-                packed[id(refresh)] = [selector, *values]
+                packed[id(refresh)] = [selector, *heads, *values]
                 if self.snapshot:
                     for name, value in zip(names, values):
                         self.snapshot[name][slots] = value
             outgoing[peer] = packed[id(refresh)]
         for peer, message in self._alltoall(outgoing, size).items():
             lists = self.lists[peer]
-            slots, values = self._received(message[0], message[1:], lists.refreshes_in,
-                                           lists.drops)
+            if heads:  # the copies start from their owner's fills
+                copies = lists.refreshes_in[lists.refreshes_in >= 0] if lists.drops \
+                    else lists.refreshes_in
+                for name, head in zip(names, message[1:1 + len(heads)]):
+                    arrays[name][copies] = head
+            slots, values = self._received(message[0], message[1 + len(heads):],
+                                           lists.refreshes_in, lists.drops)
             if slots is None:
                 continue
             for name, value in zip(names, values):
@@ -226,47 +236,22 @@ class Exchange:
                 if self.snapshot:
                     self.snapshot[name][slots] = value
 
-    def _refresh_from_fills(self, arrays: dict, fills: dict) -> None:
-        """The first boundary for arrays :meth:`Primitive.vertex_array` made
-        with a scalar fill: each owner sends its fills and only the shared
-        owned entries that differ from them (a BFS: the source, not every
-        shared slot); each copy is set to its owner's fill, then to the
-        entries received. The copies end as :meth:`_refresh` with
-        ``everything`` leaves them, whatever setup wrote to them, even where
-        parts' fills differ."""
-        names = list(arrays)
+    def _first_refresh(self, arrays: dict, heads: list, shared):
+        """``(selector, slots)`` of the first boundary's refresh of the list
+        ``shared``: all of it (no ``heads``), or the entries that differ
+        from the fills in ``heads`` (perhaps none: the fills still travel)."""
         xp = self.part.graph.xp
-        item_bytes = sum(arrays[name].itemsize for name in names)
-        heads = [xp.asarray([fills[name]], dtype=arrays[name].dtype) for name in names]
-        outgoing, packed = {}, {}  # a list shared by several peers is packed once
-        for peer, lists in self.lists.items():
-            shared = lists.refreshes_out
-            if not len(shared):
-                continue
-            if id(shared) not in packed:
-                mask = differs(arrays[names[0]][shared], heads[0])
-                for name, head in zip(names[1:], heads[1:]):
-                    mask |= differs(arrays[name][shared], head)
-                selected = select(mask, item_bytes, dense=True)
-                if selected is None:
-                    selector, slots = xp.empty(0, dtype=bool), shared[:0]
-                else:
-                    selector, positions = selected
-                    slots = shared if positions is None else shared[positions]
-                packed[id(shared)] = [selector, *heads, *(arrays[name][slots] for name in names)]
-            outgoing[peer] = packed[id(shared)]
-        for peer, message in self._alltoall(outgoing).items():
-            lists = self.lists[peer]
-            copies = lists.refreshes_in
-            if lists.drops:
-                copies = copies[copies >= 0]
-            for name, head in zip(names, message[1:1 + len(names)]):
-                arrays[name][copies] = head
-            slots, values = self._received(message[0], message[1 + len(names):],
-                                           lists.refreshes_in, lists.drops)
-            if slots is not None:
-                for name, value in zip(names, values):
-                    arrays[name][slots] = value
+        if not heads:
+            return xp.empty(0, dtype=bool), shared
+        names = list(arrays)
+        mask = differs(arrays[names[0]][shared], heads[0])
+        for name, head in zip(names[1:], heads[1:]):
+            mask |= differs(arrays[name][shared], head)
+        selected = select(mask, sum(arrays[name].itemsize for name in names), dense=True)
+        if selected is None:
+            return xp.empty(0, dtype=bool), shared[:0]
+        selector, positions = selected
+        return selector, shared if positions is None else shared[positions]
 
     def _received(self, selector, values: list, incoming, drops: bool):
         """``(slots, values)`` a message names here, or ``(None, None)``."""

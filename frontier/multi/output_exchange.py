@@ -209,7 +209,7 @@ class OutputExchange(Exchange):
         frontiers' sizes travels with them."""
         part = self.part
         outgoing = {}
-        if len(changed) and part.copy_slots is None and self.lists:  # shared ids: same slots
+        if len(changed) and part.copy_slots is None:  # shared ids: every peer, same slots
             message = self._owned_refresh(arrays, changed)
             outgoing = {peer: message for peer in self.lists}
         elif len(changed):
@@ -236,7 +236,7 @@ class OutputExchange(Exchange):
         bytes of a slot changed, a bitmap over the owned slots and the
         values in its order, 1/8 byte a slot instead of 4 (a BFS's large
         levels)."""
-        owned = next(iter(self.lists.values())).refreshes_out
+        owned = self.part.owned  # every peer's refresh list under shared ids
         if len(changed) * 8 * changed.itemsize <= len(owned):
             return [changed, *(arrays[name][changed] for name in self.names)]
         xp = self.part.graph.xp
