@@ -10,7 +10,11 @@ boundaries, in the same process and alternating:
 - ``snapshot``: the boundary before it (the same primitive with the
   declaration off): every shared slot compared with a snapshot each step.
 
-BC and PageRank declare nothing, so they have the snapshot boundary only.
+SSSP also declares ``copies_may_lag``, so its output boundary sends offers
+only; ``refresh`` times it with the refreshes it sent before that
+declaration. BC and PageRank declare nothing, so they have the snapshot
+boundary only. ``--boundaries`` keeps some of these (the one-part run is
+always made: the ratios need it).
 Each record holds the median time over roots (each root's median of
 ``--repeat`` runs after a warm-up; CUDA events), the bytes exchanged per
 call, the iterations, the device memory pool's size after the runs (the
@@ -62,7 +66,10 @@ def declaring_class(primitive: str):
 def boundaries(primitive: str, parts: int) -> list[str]:
     if parts == 1:
         return ["none"]
-    return ["output", "snapshot"] if primitive in DECLARING else ["snapshot"]
+    if primitive not in DECLARING:
+        return ["snapshot"]
+    lagging = declaring_class(primitive).copies_may_lag
+    return ["output", *(["refresh"] if lagging else []), "snapshot"]
 
 
 def run_config(graph, primitive: str, parts: int, duplication: str, boundary: str,
@@ -76,8 +83,10 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     if pool is not None:
         pool.free_all_blocks()
     declared = declaring_class(primitive) if primitive in DECLARING else None
+    lagging = declared is not None and declared.copies_may_lag
     if declared is not None:
         declared.changes_only_in_output = boundary != "snapshot"
+        declared.copies_may_lag = lagging and boundary == "output"
     try:
         clock = timer(device)
         result = work.run(sources[0])  # warm-up: builds and places the parts
@@ -95,6 +104,7 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     finally:
         if declared is not None:
             declared.changes_only_in_output = True
+            declared.copies_may_lag = lagging
     return {"time_ms": statistics.median(times), "times_ms": times,
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
             "bound_bytes": statistics.median(bound) if bound else None,
@@ -134,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="benchmarks/results")
+    parser.add_argument("--boundaries", default="output,refresh,snapshot",
+                        help="the multi-part boundaries to time (of output, refresh, snapshot)")
     parser.add_argument("--host-syncs", action="store_true",
                         help="order the parts' all-to-all copies by host synchronizations "
                              "instead of CUDA events (communicator.ORDER_BY_EVENTS = False)")
@@ -162,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                     if (graph is weighted) != (primitive == "sssp"):
                         continue
                     for boundary in boundaries(primitive, parts):
+                        if parts > 1 and boundary not in args.boundaries.split(","):
+                            continue
                         fields = run_config(graph, primitive, parts, duplication or "all",
                                             boundary, roots, args.repeat, args.seed)
                         single.setdefault(primitive, fields)

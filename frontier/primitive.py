@@ -69,8 +69,8 @@ class WholeGraph:
 
 
 #: Environment variable that turns on the checks of a primitive's
-#: declarations (``changes_only_in_output``, ``replayable``); the test
-#: suite sets it.
+#: declarations (``changes_only_in_output``, ``copies_may_lag``,
+#: ``replayable``); the test suite sets it.
 CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
 
 
@@ -95,6 +95,14 @@ class Primitive:
     #: frontier instead of comparing every slot (:mod:`frontier.multi.output_exchange`;
     #: checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``).
     changes_only_in_output: bool = False
+    #: True if the answer does not depend on a device's copies of other
+    #: devices' vertices being current: a copy that lags behind its owner in
+    #: its combiner's direction (higher for "min", lower for "max") costs at
+    #: most an offer the owner turns down. With ``changes_only_in_output``
+    #: the boundary then sends offers only and no refreshes (SSSP; checked
+    #: in tests, where ``FRONTIER_CHECK_DECLARATIONS=1`` sets every copy as
+    #: far back as it can go after each boundary).
+    copies_may_lag: bool = False
     #: True if the step's work is one ``advance`` with a built-in claim (its
     #: value growing by one per iteration) or relaxation whose output it
     #: returns, and the run ends when the frontier is empty: on one device

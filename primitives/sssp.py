@@ -48,6 +48,9 @@ class SSSP(fr.Primitive):
     # A step returns every vertex it improved (near or far: the split into
     # the two piles comes at the start of the next step).
     changes_only_in_output = True
+    # A copy's distance only decides whether a relaxation is offered to the
+    # owner, who keeps the minimum: a stale copy costs an offer, not a wrong answer.
+    copies_may_lag = True
     # The step's work is one relaxing advance, returned without repeats:
     # its levels may run on to the fixed point (the far pile then holds
     # vertices already final, which expand to nothing).

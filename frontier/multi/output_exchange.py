@@ -29,10 +29,20 @@ offer, and if it is further along the owner changed, so its refresh comes.
 Every pass covers the frontier and the messages, never every slot, and no
 snapshot of the declared arrays is kept.
 
+A primitive that also declares ``copies_may_lag = True`` (SSSP) does not
+need step 4: its answer does not depend on copies being current, and a copy
+that lags behind its owner costs at most an offer the owner turns down. Its
+boundary sends offers only, as Gunrock's does; the copies keep what their
+device wrote (and what the first boundary sent).
+
 ``FRONTIER_CHECK_DECLARATIONS=1`` (the test suite sets it) keeps a snapshot
 anyway and checks each step against the declaration: a write outside the
 output frontier, or against its combiner's direction, raises
-:class:`DeclarationError` instead of giving a wrong answer.
+:class:`DeclarationError` instead of giving a wrong answer. Under it, a
+primitive with ``copies_may_lag`` gets every copy set as far back as its
+combiner allows after each boundary (the highest value under ``"min"``),
+so that one whose answer depends on current copies answers wrongly in the
+tests that compare it with one device.
 """
 
 from __future__ import annotations
@@ -78,6 +88,10 @@ def applies(primitive: type, communication: str) -> bool:
             raise ValueError(
                 f"{primitive.__name__}.changes_only_in_output needs 'min', 'max' or function "
                 f"combiners; {shared.name!r} is declared {shared.combine!r}")
+        if getattr(primitive, "copies_may_lag", False) and shared.combine not in ONE_WAY:
+            raise ValueError(
+                f"{primitive.__name__}.copies_may_lag needs 'min' or 'max' combiners (which "
+                f"say what lagging behind means); {shared.name!r} is declared {shared.combine!r}")
     return bool(shared_arrays) and communication == "selective"
 
 
@@ -92,6 +106,7 @@ class OutputExchange(Exchange):
         self.ticket = None   # a scratch index per slot, for removing repeats
         self.own_marked = False
         self.slot_type = index_dtype(part.num_slots)
+        self.lagging = getattr(type(run), "copies_may_lag", False)  # no refreshes
 
     def keeps_snapshot(self) -> bool:
         return self.checking
@@ -108,7 +123,10 @@ class OutputExchange(Exchange):
             {peer: [slots, *(arrays[name][local] for name in self.names)]
              for peer, (local, slots) in offers.items()}))
         changed = self._changed(own, received)
-        self._push_refreshes(arrays, changed)
+        if not self.lagging:
+            self._push_refreshes(arrays, changed)
+        elif self.checking:
+            self._set_copies_back(arrays)
         if self.checking:
             for name, array in arrays.items():
                 self.snapshot[name] = array.copy()
@@ -245,6 +263,14 @@ class OutputExchange(Exchange):
         mask[xp.searchsorted(owned, ordered)] = True
         return [xp.packbits(mask), *(arrays[name][ordered] for name in self.names)]
 
+    def _set_copies_back(self, arrays: dict) -> None:
+        """Checking ``copies_may_lag``: every copy of another device's
+        vertex as far behind its owner as its combiner allows."""
+        copies = ~self.part.is_owned
+        for shared in self.shared:
+            array = arrays[shared.name]
+            array[copies] = _furthest_back(array.dtype, shared.combine)
+
     def _check(self, arrays: dict, ids) -> None:
         """Raise :class:`DeclarationError` if the step wrote a declared array
         outside ``ids`` or against its combiner's direction."""
@@ -274,6 +300,16 @@ class OutputExchange(Exchange):
                     f"{where} declares changes_only_in_output, but its step moved "
                     f"{shared.name}[{slot}] against its combiner {shared.combine!r} (from "
                     f"{_host(before[slot])} to {_host(array[slot])})")
+
+
+def _furthest_back(dtype, combine: str):
+    """The value no offer can be behind under ``combine`` ("min": the
+    highest of ``dtype``, "max": the lowest)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return np.inf if combine == "min" else -np.inf
+    info = np.iinfo(dtype)
+    return info.max if combine == "min" else info.min
 
 
 def _first(mask) -> int | None:
