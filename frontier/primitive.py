@@ -100,8 +100,8 @@ class Primitive:
     #: its combiner's direction (higher for "min", lower for "max") costs at
     #: most an offer the owner turns down. With ``changes_only_in_output``
     #: the boundary then sends offers only and no refreshes (SSSP; checked
-    #: in tests, where ``FRONTIER_CHECK_DECLARATIONS=1`` sets every copy as
-    #: far back as it can go after each boundary).
+    #: in tests against one device, without refreshes and, with
+    #: ``FRONTIER_CHECK_DECLARATIONS=1``, with a random half of them).
     copies_may_lag: bool = False
     #: True if the step's work is one ``advance`` with a built-in claim (its
     #: value growing by one per iteration) or relaxation whose output it
@@ -226,7 +226,7 @@ class Primitive:
     def fills_of(self, arrays: dict) -> dict | None:
         """``{name: fill}`` for arrays :meth:`vertex_array` made with a
         scalar fill (whatever was written to them since), or None if any of
-        ``arrays`` was made otherwise."""
+        ``arrays`` was made otherwise or :meth:`forget_fills` was called."""
         fills = {}
         for name, array in arrays.items():
             made = (self._fills or {}).get(id(array))

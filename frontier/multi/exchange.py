@@ -196,6 +196,8 @@ class Exchange:
         whatever setup wrote to them, even where parts' fills differ (a
         BFS sends the source's entry, not every shared slot). ``size``: the
         next frontier's, to sum with the refreshes (:meth:`_alltoall`)."""
+        if fills is not None and not everything:
+            raise ValueError("fills describe the first boundary's refresh (everything=True)")
         names = list(arrays)
         xp = self.part.graph.xp
         heads = [] if fills is None else [xp.asarray([fills[name]], dtype=arrays[name].dtype)
@@ -236,22 +238,23 @@ class Exchange:
                 if self.snapshot:
                     self.snapshot[name][slots] = value
 
-    def _first_refresh(self, arrays: dict, heads: list, shared):
-        """``(selector, slots)`` of the first boundary's refresh of the list
-        ``shared``: all of it (no ``heads``), or the entries that differ
-        from the fills in ``heads`` (perhaps none: the fills still travel)."""
+    def _first_refresh(self, arrays: dict, heads: list, refresh_list):
+        """``(selector, slots)`` of the first boundary's refresh of
+        ``refresh_list``: all of it (no ``heads``), or the entries that
+        differ from the fills in ``heads`` (perhaps none: the fills still
+        travel)."""
         xp = self.part.graph.xp
         if not heads:
-            return xp.empty(0, dtype=bool), shared
+            return xp.empty(0, dtype=bool), refresh_list
         names = list(arrays)
-        mask = differs(arrays[names[0]][shared], heads[0])
+        mask = differs(arrays[names[0]][refresh_list], heads[0])
         for name, head in zip(names[1:], heads[1:]):
-            mask |= differs(arrays[name][shared], head)
+            mask |= differs(arrays[name][refresh_list], head)
         selected = select(mask, sum(arrays[name].itemsize for name in names), dense=True)
         if selected is None:
-            return xp.empty(0, dtype=bool), shared[:0]
+            return xp.empty(0, dtype=bool), refresh_list[:0]
         selector, positions = selected
-        return selector, shared if positions is None else shared[positions]
+        return selector, refresh_list if positions is None else refresh_list[positions]
 
     def _received(self, selector, values: list, incoming, drops: bool):
         """``(slots, values)`` a message names here, or ``(None, None)``."""
