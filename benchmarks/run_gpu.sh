@@ -138,14 +138,18 @@ elif [ "$what" = deep ]; then
 elif [ "$what" = shared ]; then
     # Several parts on one GPU (issue 27): the multi-device GPU tests as parts
     # sharing cuda:0, then benchmarks/shared_parts.py at SCALES (default 24)
-    # with PARTS parts (default 2,4), both boundaries and both duplications.
+    # with PARTS parts (default 2,4), every boundary (BOUNDARIES, default
+    # output,refresh,snapshot) and both duplications, PRIMITIVES (default all six).
     HYPOTHESIS_PROFILE=gpu step shared-tests 300 python -m pytest -m "gpu and not multi_gpu" -q \
         -p no:cacheprovider tests/test_multi_device.py tests/test_output_exchange.py \
+        tests/test_lagging_copies.py tests/test_first_boundary.py \
         tests/test_processes.py tests/test_user_primitives.py tests/test_device.py
     tail -n 25 "$LOGS/shared-tests.log"
     for scale in ${SCALES:-24}; do
         step "shared-parts-$scale" 420 python benchmarks/shared_parts.py --kronecker "$scale" \
             --parts "${PARTS:-2,4}" --duplication "${DUPLICATION:-all,one_hop}" \
+            --primitives "${PRIMITIVES:-bfs,dobfs,sssp,cc,bc,pagerank}" \
+            --boundaries "${BOUNDARIES:-output,refresh,snapshot}" \
             --device cuda:0 --results "$RESULTS"
         cat "$LOGS/shared-parts-$scale.log"
     done

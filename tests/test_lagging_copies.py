@@ -162,3 +162,21 @@ def test_a_wrong_declaration_answers_wrongly(monkeypatch, checking):
         np.testing.assert_array_equal(right.depth, one.depth)
         wrong = fr.enact(LaggingBFS, G, source=source, devices=devices).to_numpy()
         assert not np.array_equal(wrong.depth, one.depth)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("checking", ["0", "1"])
+@pytest.mark.parametrize("name", sorted(DECLARING))
+@given(edges=edge_lists(max_vertices=60, max_edges=240, integer_weights=True),
+       count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]))
+@settings(max_examples=max(3, settings().max_examples // 4))
+def test_lagging_copies_on_parts_sharing_a_gpu(checking, name, edges, count, duplication):
+    """The same comparison with the parts on ``cuda:0``."""
+    primitive, options, same = DECLARING[name]
+    G = edges.graph("cuda:0")
+    source = edges.num_vertices // 2
+    one = fr.enact(primitive, G, **options(source)).to_numpy()
+    with _checks(checking):
+        many = fr.enact(primitive, G, **options(source), devices=["cuda:0"] * count,
+                        duplication=duplication).to_numpy()
+    same(G, source, one, many)
