@@ -4,6 +4,13 @@ level by level, and the check that catches a wrong ``replayable``."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -183,6 +190,35 @@ def test_a_cpu_batch_runs_all_of_scipys_levels():
     _assert_same_levels(G, 0, replayed, plain)
     assert replayed.iterations == G.num_vertices
     assert replayed.replayed_levels == G.num_vertices - 1
+
+
+def test_without_scipy_the_cpu_runs_level_by_level():
+    """SciPy is optional: where it cannot be imported, BFS and SSSP from a
+    source run level by level on the CPU, with the same depths and
+    distances (``pip install .`` alone; the README's demo)."""
+    code = textwrap.dedent("""
+        import json, sys
+        sys.modules["scipy"] = None  # an import of SciPy fails
+        import frontier as fr
+        from primitives import bfs, sssp
+        G = fr.generators.grid(12, 9, weights=(1, 5), seed=3, device="cpu")
+        b, s = bfs(G, 0), sssp(G, 0)
+        print(json.dumps([b.depth.tolist(), s.distance.tolist(), b.replayed_levels,
+                          s.replayed_steps]))
+    """)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    depth, distance, bfs_replayed, sssp_replayed = json.loads(done.stdout)
+    G = fr.generators.grid(12, 9, weights=(1, 5), seed=3, device="cpu")
+    with_scipy_bfs, with_scipy_sssp = fr.enact(BFS, G, source=0), fr.enact(
+        SSSP, G, source=0, delta=16.0 * float(G.weights.mean()))
+    assert with_scipy_bfs.replayed_levels > 0 and bfs_replayed == 0
+    assert with_scipy_sssp.replayed_steps == 1 and sssp_replayed == 0  # Dijkstra, or not
+    np.testing.assert_array_equal(depth, with_scipy_bfs.depth)
+    np.testing.assert_array_equal(distance, with_scipy_sssp.distance)
 
 
 class CountingBFS(BFS):

@@ -18,10 +18,14 @@ distance set and no negative weight, runs on in
 :func:`scipy.sparse.csgraph.dijkstra` to the distances a level-by-level run
 reaches (its least fixed point: the same sums along the same paths), in
 the step's one iteration; its predecessors form a shortest-path tree.
+
+SciPy is optional: without it both return ``None`` and the steps run level
+by level (the same answers, more NumPy calls).
 """
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import numpy as np
@@ -40,14 +44,13 @@ def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     returns the last level's output. ``None`` (nothing done) otherwise."""
     ids = frontier.ids
     labels = functor.labels
-    if len(ids) != 1 or functor.vertex_slots is not None \
+    csgraph = _csgraph()
+    if csgraph is None or len(ids) != 1 or functor.vertex_slots is not None \
             or np.count_nonzero(labels != functor.unset) != 1 or labels[ids[0]] == functor.unset:
         return None
-    from scipy.sparse.csgraph import breadth_first_order
-
     n = graph.num_vertices
-    order, parent = breadth_first_order(_adjacency(graph), int(ids[0]), directed=True,
-                                        return_predecessors=True)
+    order, parent = csgraph.breadth_first_order(_adjacency(graph), int(ids[0]), directed=True,
+                                                return_predecessors=True)
     # SciPy's int32 ids index at half the speed of intp ones (NumPy casts them each time)
     order = order.astype(np.intp)
     ends = _level_ends(order, parent, batch.allowed)
@@ -103,10 +106,12 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
     """A ``RelaxMin`` push from a single source at distance 0 with no other
     distance set (float64), run on to its fixed point by SciPy's Dijkstra;
     sets ``batch.ran_on`` and returns the (empty) frontier that follows. ``None`` (nothing done) for
-    any other start, a part of a graph or a negative weight."""
+    any other start, a part of a graph, a negative weight or no SciPy."""
     ids = frontier.unique().ids
     distance = functor.distance
-    if len(ids) != 1 or functor.vertex_slots is not None or distance.dtype != np.float64:
+    csgraph = _csgraph()
+    if csgraph is None or len(ids) != 1 or functor.vertex_slots is not None \
+            or distance.dtype != np.float64:
         return None
     source = int(ids[0])  # at 0, so that the sums are a level-by-level run's
     if distance[source] != 0 or np.count_nonzero(np.isfinite(distance)) != 1:
@@ -114,13 +119,11 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
     weights = graph.weights
     if weights is not None and len(weights) and weights.min() < 0:
         return None
-    from scipy.sparse.csgraph import dijkstra
-
     n = graph.num_vertices
     # explicit zeros stay edges of weight 0, parallel arcs offer each weight
     # Dijkstra reads the values: contiguous ones where the graph has no weights
     values = np.ones(graph.num_arcs) if weights is None else weights
-    found, parent = dijkstra(_adjacency(graph, values), directed=True, indices=source,
+    found, parent = csgraph.dijkstra(_adjacency(graph, values), directed=True, indices=source,
                              return_predecessors=True)
     reached = np.isfinite(found)
     reached[source] = False
@@ -129,6 +132,16 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
         functor.predecessor[reached] = parent[reached]
     batch.ran_on = True
     return Frontier.empty(n, graph.device)
+
+
+@functools.cache
+def _csgraph():
+    """:mod:`scipy.sparse.csgraph`, or ``None`` where SciPy is not installed."""
+    try:
+        from scipy.sparse import csgraph
+    except ImportError:
+        return None
+    return csgraph
 
 
 def _adjacency(graph, weights=None):
