@@ -238,8 +238,9 @@ def skip_reason(name: str, graph: Graph, explicit: bool) -> str | None:
     """Why peer ``name`` is not timed on ``graph``, or ``None`` to time it.
 
     GPU peers need a graph on a GPU; cuSPARSE (through CuPy) needs int32
-    indices; NetworkX runs up to 2^16 vertices; ``--peers auto`` (``explicit``
-    false) also leaves SciPy out above 2^20 vertices.
+    indices; SciPy needs to be installed; NetworkX runs up to 2^16
+    vertices; ``--peers auto`` (``explicit`` false) also leaves SciPy out
+    above 2^20 vertices.
     """
     n = graph.num_vertices
     if name in GPU_PEERS and not graph.device.is_gpu:
@@ -248,10 +249,22 @@ def skip_reason(name: str, graph: Graph, explicit: bool) -> str | None:
         return f"CuPy's cuSPARSE CSR needs int32 indices; the graph has {graph.num_arcs} arcs"
     if name == "networkx" and n > NETWORKX_MAX_VERTICES:
         return f"NetworkX is timed up to 2^16 vertices only; the graph has {n}"
+    if name == "scipy-csgraph" and not _scipy_installed():
+        return "SciPy is not installed (python -m pip install scipy)"
     if name == "scipy-csgraph" and not explicit and n > SCIPY_AUTO_MAX_VERTICES:
         return (f"--peers auto times SciPy up to 2^20 vertices only (the graph has {n}); "
                 "name scipy-csgraph in --peers to time it")
     return None
+
+
+@functools.cache
+def _scipy_installed() -> bool:
+    """Whether SciPy can be imported (an optional dependency)."""
+    try:
+        import scipy.sparse.csgraph  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def peer_workload(name: str, group: str, inputs: PeerInputs, seed: int) -> Workload:
