@@ -79,3 +79,14 @@ def edge_lists(draw, directed=None, weighted=None, max_vertices=40, max_edges=12
         else:
             weights = rng.uniform(0.0, 10.0, len(src))
     return EdgeList(n, src.astype(np.int64), dst.astype(np.int64), weights, directed)
+
+
+@st.composite
+def enactor_options(draw, partition_seed=3):
+    """Enactor options of a run on 2-4 virtual CPU devices: either
+    duplication, three partitioners, threads (twice as often) or processes."""
+    return {"devices": draw(st.integers(2, 4)),
+            "duplication": draw(st.sampled_from(["all", "one_hop"])),
+            "partition": draw(st.sampled_from(["random", "contiguous", "biased_random"])),
+            "partition_seed": partition_seed,
+            "workers": draw(st.sampled_from(["threads", "threads", "processes"]))}

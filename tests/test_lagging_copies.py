@@ -20,7 +20,7 @@ import pytest
 from checks import assert_shortest_path_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, enactor_options
 from test_output_exchange import RefreshingSSSP
 
 import frontier as fr
@@ -48,7 +48,7 @@ def _same_sssp(G, source, one, many):
     assert_shortest_path_tree(G, source, many.distance, many.predecessor)
 
 
-#: each declaring primitive: (class, its options from a source, the check of
+#: each declaring primitive: (class, its parameters from a source, the check of
 #: a multi-device answer against one device's)
 DECLARING = {"SSSP": (SSSP, lambda source: {"source": source, "delta": 2.0}, _same_sssp)}
 
@@ -82,21 +82,16 @@ def test_every_declaring_primitive_is_checked_here():
 @pytest.mark.parametrize("checking", ["0", "1"])
 @pytest.mark.parametrize("name", sorted(DECLARING))
 @given(edges=edge_lists(max_vertices=40, max_edges=140, integer_weights=True),
-       count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]),
-       partition=st.sampled_from(["random", "contiguous", "biased_random"]),
-       workers=st.sampled_from(["threads", "threads", "processes"]))
+       options=enactor_options())
 @settings(max_examples=max(5, settings().max_examples // 4))
-def test_lagging_copies_give_one_devices_answer(checking, name, edges, count, duplication,
-                                                partition, workers):
+def test_lagging_copies_give_one_devices_answer(checking, name, edges, options):
     """Without refreshes, and with a random half of them (the checks)."""
-    primitive, options, same = DECLARING[name]
+    primitive, params, same = DECLARING[name]
     G = edges.graph("cpu")
     source = edges.num_vertices // 2
-    one = fr.enact(primitive, G, **options(source)).to_numpy()
+    one = fr.enact(primitive, G, **params(source)).to_numpy()
     with _checks(checking):
-        many = fr.enact(primitive, G, **options(source), devices=count,
-                        duplication=duplication, partition=partition, partition_seed=5,
-                        workers=workers).to_numpy()
+        many = fr.enact(primitive, G, **params(source), **options).to_numpy()
     same(G, source, one, many)
 
 
@@ -172,11 +167,11 @@ def test_a_wrong_declaration_answers_wrongly(monkeypatch, checking):
 @settings(max_examples=max(3, settings().max_examples // 4))
 def test_lagging_copies_on_parts_sharing_a_gpu(checking, name, edges, count, duplication):
     """The same comparison with the parts on ``cuda:0``."""
-    primitive, options, same = DECLARING[name]
+    primitive, params, same = DECLARING[name]
     G = edges.graph("cuda:0")
     source = edges.num_vertices // 2
-    one = fr.enact(primitive, G, **options(source)).to_numpy()
+    one = fr.enact(primitive, G, **params(source)).to_numpy()
     with _checks(checking):
-        many = fr.enact(primitive, G, **options(source), devices=["cuda:0"] * count,
+        many = fr.enact(primitive, G, **params(source), devices=["cuda:0"] * count,
                         duplication=duplication).to_numpy()
     same(G, source, one, many)

@@ -12,7 +12,7 @@ import pytest
 from checks import assert_bfs_tree, assert_shortest_path_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, enactor_options
 
 import frontier as fr
 from frontier.multi.output_exchange import OutputExchange, applies
@@ -70,17 +70,12 @@ def test_the_declaring_primitives_take_the_output_boundary():
 
 @pytest.mark.parametrize("name", sorted(DECLARED))
 @given(edges=edge_lists(max_vertices=40, max_edges=140, integer_weights=True),
-       count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]),
-       partition=st.sampled_from(["random", "contiguous", "biased_random"]),
-       workers=st.sampled_from(["threads", "threads", "processes"]))
+       options=enactor_options())
 @settings(max_examples=max(5, settings().max_examples // 4))
-def test_output_boundary_gives_the_snapshot_boundarys_answer(name, edges, count, duplication,
-                                                            partition, workers):
+def test_output_boundary_gives_the_snapshot_boundarys_answer(name, edges, options):
     declared, plain = DECLARED[name]
     G = edges.graph("cpu")
     source = edges.num_vertices // 2
-    options = {"devices": count, "duplication": duplication, "partition": partition,
-               "partition_seed": 3, "workers": workers}
     fast = fr.enact(declared, G, **_params(name, source), **options).to_numpy()
     snapshot = fr.enact(plain, G, **_params(name, source), **options).to_numpy()
     if name == "cc":
