@@ -227,9 +227,11 @@ class Primitive:
         """``{name: fill}`` for arrays :meth:`vertex_array` made with a
         scalar fill (whatever was written to them since), or None if any of
         ``arrays`` was made otherwise or :meth:`forget_fills` was called."""
+        if self._fills is None:
+            return None
         fills = {}
         for name, array in arrays.items():
-            made = (self._fills or {}).get(id(array))
+            made = self._fills.get(id(array))
             if made is None or made[0] is not array:
                 return None
             fills[name] = made[1]

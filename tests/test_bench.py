@@ -172,10 +172,10 @@ def test_select_peers_and_skip_reasons():
 
 def test_scipy_peer_is_skipped_without_scipy(monkeypatch):
     """SciPy is optional: its peer says it is not installed, not a traceback."""
-    assert peers._scipy_installed.__wrapped__()
+    assert peers.scipy_csgraph.__wrapped__() is not None
     monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", None)  # an import fails
-    assert not peers._scipy_installed.__wrapped__()
-    monkeypatch.setattr(peers, "_scipy_installed", lambda: False)
+    assert peers.scipy_csgraph.__wrapped__() is None
+    monkeypatch.setattr(peers, "scipy_csgraph", lambda: None)
     small = fr.Graph.from_edges([0], [1], device="cpu")
     assert "not installed" in peers.skip_reason("scipy-csgraph", small, explicit=True)
 

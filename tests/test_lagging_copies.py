@@ -9,11 +9,11 @@ which these tests show they catch."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
 import os
 import pkgutil
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -53,19 +53,10 @@ def _same_sssp(G, source, one, many):
 DECLARING = {"SSSP": (SSSP, lambda source: {"source": source, "delta": 2.0}, _same_sssp)}
 
 
-@contextlib.contextmanager
 def _checks(value: str):
-    """``FRONTIER_CHECK_DECLARATIONS`` set to ``value`` (not monkeypatch:
-    hypothesis runs many examples in one test call)."""
-    before = os.environ.get(CHECK_VARIABLE)
-    os.environ[CHECK_VARIABLE] = value
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[CHECK_VARIABLE]
-        else:
-            os.environ[CHECK_VARIABLE] = before
+    """``FRONTIER_CHECK_DECLARATIONS`` set to ``value`` for a block (not
+    monkeypatch: hypothesis runs many examples in one test call)."""
+    return mock.patch.dict(os.environ, {CHECK_VARIABLE: value})
 
 
 class LaggingBFS(BFS):

@@ -28,6 +28,7 @@ import frontier as fr
 
 from ..device import array_namespace
 from ..graph import INT32_MAX, Graph
+from ..operators.host_levels import scipy_csgraph
 from .analytics import networkx_analytics
 from .checks import check_distances, depth_from_parent, parent_from_depth
 from .workload import ANALYTICS, Outcome, Workload, pagerank_options
@@ -249,22 +250,12 @@ def skip_reason(name: str, graph: Graph, explicit: bool) -> str | None:
         return f"CuPy's cuSPARSE CSR needs int32 indices; the graph has {graph.num_arcs} arcs"
     if name == "networkx" and n > NETWORKX_MAX_VERTICES:
         return f"NetworkX is timed up to 2^16 vertices only; the graph has {n}"
-    if name == "scipy-csgraph" and not _scipy_installed():
+    if name == "scipy-csgraph" and scipy_csgraph() is None:
         return "SciPy is not installed (python -m pip install scipy)"
     if name == "scipy-csgraph" and not explicit and n > SCIPY_AUTO_MAX_VERTICES:
         return (f"--peers auto times SciPy up to 2^20 vertices only (the graph has {n}); "
                 "name scipy-csgraph in --peers to time it")
     return None
-
-
-@functools.cache
-def _scipy_installed() -> bool:
-    """Whether SciPy can be imported (an optional dependency)."""
-    try:
-        import scipy.sparse.csgraph  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def peer_workload(name: str, group: str, inputs: PeerInputs, seed: int) -> Workload:

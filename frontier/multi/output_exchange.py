@@ -107,7 +107,8 @@ class OutputExchange(Exchange):
         if self.lagging:  # the checks then change the collectives: every rank or none
             self.checking = bool(communicator.allreduce(int(self.checking), "max"))
         # checking copies_may_lag: which changed slots get a refresh
-        self.draws = np.random.default_rng(communicator.rank) if self.checking else None
+        self.draws = np.random.default_rng(communicator.rank) \
+            if self.lagging and self.checking else None
 
     def keeps_snapshot(self) -> bool:
         return self.checking
@@ -229,21 +230,9 @@ class OutputExchange(Exchange):
         ``converged``, the sum of the next frontiers' sizes travels with
         them (without refreshes, under ``copies_may_lag``, ``converged``
         makes an allreduce of its own)."""
-        part = self.part
         refreshed = changed if refreshed is None else refreshed
-        outgoing = {}
-        if not len(refreshed) or not self.lists:
-            pass
-        elif part.copy_slots is None:  # shared ids: every peer, the same slots
-            message = self._owned_refresh(arrays, refreshed)
-            outgoing = {peer: message for peer in self.lists}
-        else:
-            values = [arrays[name][refreshed] for name in self.names]
-            for peer in self.lists:
-                there = part.copy_slots[peer][refreshed]
-                kept = compact.flatnonzero(there >= 0)
-                if len(kept):
-                    outgoing[peer] = [there[kept], *(value[kept] for value in values)]
+        outgoing = self._refresh_messages(arrays, refreshed) \
+            if len(refreshed) and self.lists else {}
         size = None if self.votes else len(changed)
         for peer, message in self._alltoall(outgoing, size).items():
             slots = message[0]
@@ -253,6 +242,22 @@ class OutputExchange(Exchange):
                                                     count=len(message[1]))]
             for name, value in zip(self.names, message[1:]):
                 arrays[name][slots] = value
+
+    def _refresh_messages(self, arrays: dict, refreshed) -> dict:
+        """Each peer's refresh of the owned slots ``refreshed``: the slots
+        it keeps copies of, as its own slot numbers, with their values."""
+        part = self.part
+        if part.copy_slots is None:  # shared ids: every peer, the same slots
+            message = self._owned_refresh(arrays, refreshed)
+            return {peer: message for peer in self.lists}
+        values = [arrays[name][refreshed] for name in self.names]
+        outgoing = {}
+        for peer in self.lists:
+            there = part.copy_slots[peer][refreshed]
+            kept = compact.flatnonzero(there >= 0)
+            if len(kept):
+                outgoing[peer] = [there[kept], *(value[kept] for value in values)]
+        return outgoing
 
     def _owned_refresh(self, arrays: dict, changed) -> list:
         """The refresh of the owned slots ``changed`` under shared ids (every

@@ -44,7 +44,7 @@ def claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     returns the last level's output. ``None`` (nothing done) otherwise."""
     ids = frontier.ids
     labels = functor.labels
-    csgraph = _csgraph()
+    csgraph = scipy_csgraph()
     if csgraph is None or len(ids) != 1 or functor.vertex_slots is not None \
             or np.count_nonzero(labels != functor.unset) != 1 or labels[ids[0]] == functor.unset:
         return None
@@ -109,7 +109,7 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
     any other start, a part of a graph, a negative weight or no SciPy."""
     ids = frontier.unique().ids
     distance = functor.distance
-    csgraph = _csgraph()
+    csgraph = scipy_csgraph()
     if csgraph is None or len(ids) != 1 or functor.vertex_slots is not None \
             or distance.dtype != np.float64:
         return None
@@ -135,10 +135,10 @@ def relax_to_fixed_point(graph, frontier: Frontier, functor, batch) -> Frontier 
 
 
 @functools.cache
-def _csgraph():
+def scipy_csgraph():
     """:mod:`scipy.sparse.csgraph`, or ``None`` where SciPy is not installed."""
     try:
-        from scipy.sparse import csgraph
+        import scipy.sparse.csgraph as csgraph
     except ImportError:
         return None
     return csgraph
