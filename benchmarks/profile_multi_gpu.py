@@ -158,7 +158,11 @@ def main() -> None:
 
     enactor.run_rank = mpi.run_rank = processes.run_rank = run_rank
     _timed(kind, "step", "step")
-    _timed(kind, "converged", "converged")
+    if args.workers == "threads":
+        # wrapping converged makes the framework take stop votes (it is no
+        # longer the default); worker processes run the plain class and
+        # would not vote with rank 0
+        _timed(kind, "converged", "converged")
     _timed(exchange.Exchange, "synchronize", "exchange: change masks, restore, refresh lists")
     _timed(exchange.Exchange, "_offer_and_merge", "exchange: offers (select, gather)")
     _timed(exchange, "merge", "exchange: merge offers")

@@ -8,12 +8,14 @@ import gc
 import multiprocessing
 import os
 import threading
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 import frontier as fr
+from frontier.device import resolve_devices
 from frontier.multi import processes
 from primitives import bfs
 
@@ -183,3 +185,32 @@ def test_a_script_without_the_main_guard_is_told_why_its_workers_fail(tmp_path):
                          timeout=300, cwd=tmp_path)
     assert run.returncode != 0
     assert "WorkerError" in run.stderr and 'if __name__ == "__main__":' in run.stderr
+
+
+def _fresh_pools(devices):
+    """Close any pool for ``devices``, so that the next run starts one."""
+    pool = processes._POOLS.pop(tuple(resolve_devices(devices)), None)
+    if pool is not None:
+        pool.close()
+
+
+def test_virtual_devices_shared_by_processes_say_nothing():
+    _fresh_pools(["cpu:1", "cpu:1"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert bfs(LINE, 0, devices=["cpu:1", "cpu:1"], workers="processes").iterations == 12
+
+
+@pytest.mark.gpu
+def test_processes_sharing_a_gpu_are_warned_once_per_pool():
+    """Each process holds a CUDA context of its own, which the GPU runs in
+    turns: a run is told to take threads instead, once per worker pool."""
+    devices = ["cuda:0", "cuda:0"]
+    _fresh_pools(devices)
+    G = fr.Graph.from_edges(np.arange(11), np.arange(1, 12), device="cuda:0")
+    with pytest.warns(RuntimeWarning, match="workers='threads' for parts sharing a GPU"):
+        first = bfs(G, 0, devices=devices, workers="processes")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = bfs(G, 0, devices=devices, workers="processes")
+    np.testing.assert_array_equal(fr.to_numpy(first.depth), fr.to_numpy(again.depth))

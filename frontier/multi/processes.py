@@ -38,6 +38,7 @@ import pickle
 import sys
 import time
 import traceback
+import warnings
 import weakref
 from dataclasses import dataclass
 
@@ -53,6 +54,13 @@ from .enactor import _release_workspaces, place_checked, run_rank
 START_TIMEOUT_S = 300.0
 #: Seconds stopping workers waits for each to exit before killing it.
 STOP_TIMEOUT_S = 10.0
+#: Said once per pool whose processes share a GPU (measured on one H200,
+#: 2026-11-27, docs/multi-device.md#threads-or-processes).
+SHARED_GPU_WARNING = (
+    "workers='processes' with several parts on one GPU: each process has its own CUDA "
+    "context, which the GPU runs in turns, and arrays between them go through the host "
+    "(BFS at Kronecker 24 on 2 parts was 30x slower than with workers='threads'); "
+    "use workers='threads' for parts sharing a GPU")
 
 
 class WorkerError(RuntimeError):
@@ -421,6 +429,8 @@ def pool_for(devices: list[Device]) -> WorkerPool:
     key = tuple(devices)
     pool = _POOLS.get(key)
     if pool is None or pool.closed:
+        if devices[0].is_gpu and shares_a_device(devices):
+            warnings.warn(SHARED_GPU_WARNING, RuntimeWarning, stacklevel=2)
         pool = _POOLS[key] = WorkerPool(key)
     return pool
 
