@@ -60,13 +60,14 @@ def reduce_segments(values, ends, op: str, out) -> None:
         For an ``op`` or value type no kernel here reduces, or an ``out``
         that is not as described.
     """
-    import cupy
-
+    if op not in KERNELS:
+        raise ValueError(f"no segmented reduction kernel {op!r}: expected one of "
+                         f"{', '.join(KERNELS)}")
     dtype = kernel_type(op, values.dtype)
     if dtype is None:
-        raise ValueError(f"no segmented {op!r} kernel for {values.dtype} values: expected op in "
-                         f"{sorted(KERNELS)} with a type frontier.kernels.segments.kernel_type "
-                         "accepts")
+        raise ValueError(f"no segmented {op} kernel for {values.dtype} values: min and max take "
+                         "int32, int64, float32 or float64, the bitwise ops 32- and 64-bit "
+                         "integers")
     if out.dtype != values.dtype or out.shape != ends.shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a contiguous {values.dtype} array of shape {ends.shape}, "
                          f"not {'a contiguous' if out.flags.c_contiguous else 'a strided'} "
@@ -74,6 +75,8 @@ def reduce_segments(values, ends, op: str, out) -> None:
     count = len(ends)
     if count == 0:
         return
+    import cupy
+
     values = cupy.ascontiguousarray(values).view(dtype)
     ends = cupy.ascontiguousarray(ends, dtype=np.int64)
     kernel(KERNELS[op], dtype, source="segments.cu")(
