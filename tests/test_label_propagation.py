@@ -57,12 +57,35 @@ def test_greedy_color_matches_networkx(device, edges):
     np.testing.assert_array_equal(color, [expected[v] for v in range(edges.num_vertices)])
 
 
-def test_greedy_color_beyond_one_window_of_64_colors():
+def test_greedy_color_beyond_one_window_of_64_colors(device):
     g = nx.complete_graph(150)
     nx.add_path(g, [0, 150, 151])
-    color = greedy_color(fr.Graph.from_networkx(g, device="cpu")).color
+    color = fr.to_numpy(greedy_color(fr.Graph.from_networkx(g, device=device)).color)
     expected = nx.greedy_color(g)
     np.testing.assert_array_equal(color, [expected[v] for v in g])
+
+
+def graphs_with_hubs() -> dict:
+    """Graphs whose hubs have more neighbours than a warp has lanes (the GPU
+    reduces a vertex's neighbours with a warp), one with a clique of 90 (more
+    colours than a window of 64), on the CPU."""
+    clique = nx.gnp_random_graph(400, 0.03, seed=2)
+    clique.add_edges_from(nx.complete_graph(range(0, 360, 4)).edges)
+    return {"kronecker-10": lambda: fr.generators.kronecker(10, 16, seed=1, device="cpu"),
+            "barabasi-albert": lambda: fr.Graph.from_networkx(
+                nx.barabasi_albert_graph(1500, 6, seed=3), device="cpu"),
+            "clique-of-90": lambda: fr.Graph.from_networkx(clique, device="cpu")}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(graphs_with_hubs()))
+def test_gpu_answers_equal_the_cpu_answers_on_graphs_with_hubs(name):
+    G = graphs_with_hubs()[name]()
+    on_gpu = G.to("cuda:0")
+    np.testing.assert_array_equal(fr.to_numpy(greedy_color(on_gpu).color),
+                                  greedy_color(G).color)
+    np.testing.assert_array_equal(fr.to_numpy(label_propagation(on_gpu).labels),
+                                  label_propagation(G).labels)
 
 
 @pytest.mark.parametrize("name", sorted(named_graphs()))

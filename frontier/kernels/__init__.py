@@ -6,6 +6,8 @@
 * :mod:`.compact`: positions of a mask's true entries (or a bitmap's bits);
 * :mod:`.changes`: which listed slots differ from a snapshot;
 * :mod:`.masked`: a sum over the entries a mask selects;
+* :mod:`.segments`: min, max and bitwise reductions of contiguous segments
+  (CSR rows), a warp a segment (:mod:`frontier.operators.segments`);
 * :mod:`.merge`: offered values combined into owned ones (multi-device);
 * :mod:`.edges`, :mod:`.workspace`, :mod:`.module`: what the kernels share
   (:mod:`.module` compiles each instantiation on its first use, and

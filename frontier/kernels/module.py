@@ -117,10 +117,13 @@ _OWNER = ("signed char", "short", "int")
 _BOUNDARY = tuple([f"count_owners<{s}, {o}>" for s in _VERTEX for o in _OWNER]
                   + [f"place_by_owner<{s}, {o}>" for s in _VERTEX for o in _OWNER]
                   + [f"collect_marked<{s}>" for s in _VERTEX])
+_SEGMENTS = tuple([f"segment_{op}<{t}>" for op in ("min", "max") for t in _WEIGHT]
+                  + [f"segment_{op}<{t}>" for op in ("or", "and", "xor") for t in _VERTEX])
 #: The kernel instantiations of each source file: all that :func:`kernel`
 #: may be asked for, and what ``frontier warmup`` compiles.
 INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
-                  "fill.cu": ("fill_pattern",), "boundary.cu": _BOUNDARY}
+                  "fill.cu": ("fill_pattern",), "boundary.cu": _BOUNDARY,
+                  "segments.cu": _SEGMENTS}
 
 
 def kernel(name: str, *types, source: str = "traversal.cu"):

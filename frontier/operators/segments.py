@@ -2,9 +2,16 @@
 
 ``segment_reduce(values, ends, op)`` reduces ``values[ends[i-1]:ends[i]]`` for
 every segment ``i``. Built-in ops use the fastest primitive of the array
-library (``ufunc.reduceat`` on NumPy, atomic adds for sums on CuPy). Min and
-max on CuPy, and a user combiner -- any vectorized binary function -- are
-applied as a tree in ``log2(longest segment)`` vectorized steps.
+library: on NumPy ``ufunc.reduceat``, which also serves the user combiners
+``bitwise_or``, ``bitwise_and`` and ``bitwise_xor`` (NumPy's or CuPy's
+ufuncs, recognized as such); on CuPy atomic adds for sums, and for min, max
+and those three bitwise ufuncs a kernel that reduces each segment with a
+warp (:mod:`frontier.kernels.segments`: int32, int64, float32 and float64
+values for min and max, 32- and 64-bit integers for the bitwise ops). Any
+other user combiner -- any vectorized binary function -- and the value
+types no kernel takes (bool, 8- and 16-bit integers, ...) are applied on
+CuPy as a tree in ``log2(longest segment)`` vectorized steps. Every path
+gives the same answer.
 """
 
 from __future__ import annotations
@@ -14,8 +21,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ..device import array_namespace
+from ..kernels.segments import KERNELS, kernel_type, reduce_segments
 
 BUILTIN_OPS = ("sum", "min", "max", "any")
+#: The user combiners reduced like built-in ops (by ``reduceat`` on NumPy,
+#: by a kernel on CuPy) when they are NumPy's or the array library's ufuncs.
+BITWISE_COMBINERS = ("bitwise_or", "bitwise_and", "bitwise_xor")
 
 
 def identity_of(op: str, dtype) -> object:
@@ -44,9 +55,16 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
     values : 1-D array
     ends : int array, ``ends[i]`` is one past the last value of segment ``i``
     op : ``"sum"``, ``"min"``, ``"max"``, ``"any"`` or a binary function
-        ``f(a, b) -> c`` on arrays that is associative and commutative.
+        ``f(a, b) -> c`` on arrays that is associative and commutative; the
+        ufuncs ``bitwise_or``, ``bitwise_and`` and ``bitwise_xor`` (of NumPy
+        or of the values' array library) are reduced as fast as a built-in op.
     identity : value for empty segments (default: the op's identity; required
         for a user combiner).
+
+    Returns
+    -------
+    array
+        One value per segment, of ``values``' dtype (bool for ``"any"``).
     """
     xp = array_namespace(values)
     num_segments = len(ends)
@@ -61,19 +79,33 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
     out = xp.full(num_segments, identity, dtype=values.dtype)
     if num_segments == 0 or len(values) == 0:
         return out
+    name = _bitwise_name(xp, op) if callable(op) else op
+    if xp is not np and name in KERNELS and kernel_type(name, values.dtype) is not None:
+        reduce_segments(values, ends, name, out)  # leaves empty segments' identity
+        return out
     starts = xp.concatenate([xp.zeros(1, dtype=ends.dtype), ends[:-1]])
     nonempty = xp.flatnonzero(ends > starts)
-    if xp is np and not callable(op):
-        ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or}[op]
+    if xp is np and name is not None:
+        ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or,
+                 **{bitwise: getattr(np, bitwise) for bitwise in BITWISE_COMBINERS}}[name]
         out[nonempty] = ufunc.reduceat(values, starts[nonempty])
     elif op in ("sum", "any"):
         out[nonempty] = _scatter_sum(xp, values, ends)[nonempty]
     else:
         # CuPy has no reduceat, and its minimum/maximum.at are not exact on
-        # float64: reduce min, max and user combiners as a tree.
+        # float64: the types and combiners no kernel takes reduce as a tree.
         combine = {"min": xp.minimum, "max": xp.maximum}.get(op, op)
         out[nonempty] = _tree_reduce(xp, values, starts, ends, combine)[starts[nonempty]]
     return out
+
+
+def _bitwise_name(xp, op: Callable) -> str | None:
+    """The name in :data:`BITWISE_COMBINERS` of ``op`` if it is that ufunc
+    of NumPy or of ``xp``, else ``None``."""
+    for name in BITWISE_COMBINERS:
+        if op is getattr(np, name) or op is getattr(xp, name):
+            return name
+    return None
 
 
 def _scatter_sum(xp, values, ends):
