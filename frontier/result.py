@@ -31,6 +31,11 @@ class Result:
     #: the fields whose values are vertex ids (a predecessor, a component's
     #: smallest vertex), which :meth:`to_dict` gives as nodes
     vertex_fields: ClassVar[tuple[str, ...]] = ()
+    #: the fields with one entry per arc of the graph the primitive ran on
+    #: (its CSR order), not per vertex: a run on one device keeps them; a run
+    #: on several cannot assemble them from the parts and raises
+    #: ``NotImplementedError`` (:func:`frontier.runs_on_one_device` tells first)
+    arc_fields: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self):
         self.iterations = 0

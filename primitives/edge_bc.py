@@ -1,24 +1,31 @@
-"""Edge betweenness centrality: Brandes over a graph with a vertex on every arc.
+"""Edge betweenness centrality: Brandes with each arc's share of the dependencies.
 
 The betweenness of an edge sums, over pairs of vertices ``(s, t)``, the
-fraction of shortest ``s``-``t`` paths that use the edge. Split every arc
-``u -> v`` of ``G`` at a new *midpoint* vertex ``m``: ``u -> m -> v``. The
-shortest paths of this subdivided graph between ``G``'s vertices are those
-of ``G`` with a midpoint inserted in each step, with the same path counts,
-so the fraction of ``s``-``t`` paths through the edge ``u -> v`` is the
-fraction through ``m``. The vertex betweenness of ``m``, with only ``G``'s
-vertices as sources and targets, is therefore the edge betweenness of
-``u -> v``: :class:`~primitives.bc.Brandes` runs unchanged except that a
-path ending at a midpoint counts 0 (``target_weight``). An undirected edge
-has one midpoint per direction; its value is their sum.
+fraction of shortest ``s``-``t`` paths that use the edge. Brandes' backward
+pass gives it directly (NetworkX's edge accumulation): for a source ``s``
+and an arc ``v -> w`` on a shortest path from it, the paths through the
+arc to ``w`` and beyond count ``sigma[v] (1 + delta[w]) / sigma[w]``, which
+is ``sigma[v] * coefficient[w]`` in :class:`~primitives.bc.Brandes`. So
+:class:`EdgeShares` adds that to a per-arc array while the backward pass
+sums the same coefficients over each vertex's out-arcs. An undirected edge
+sums its two arcs.
 
-Weighted graphs put the arc's weight on ``u -> m`` and 0 on ``m -> v``: a
-midpoint has a single in-arc, so its distance is the very sum
+The per-arc array is a result field of one entry per arc
+(:attr:`frontier.Result.arc_fields`), which a run on several devices does
+not assemble from its parts. There, and only there
+(:func:`frontier.runs_on_one_device`), the primitive runs Brandes on the
+*subdivided* graph instead: every arc ``u -> v`` of ``G`` split at a new
+midpoint vertex ``m``, ``u -> m -> v``. Its shortest paths between ``G``'s
+vertices are ``G``'s with a midpoint inserted in each step, with the same
+path counts, so the vertex betweenness of ``m``, with only ``G``'s vertices
+as sources and targets (a path ending at a midpoint counts 0:
+``target_weight``), is the edge betweenness of ``u -> v``: a vertex array,
+which every device configuration assembles. It costs ``n + a`` vertices and
+``2a`` arcs for ``a`` arcs, and levels twice as deep; tests compare both
+ways. Weighted graphs put the arc's weight on ``u -> m`` and 0 on ``m ->
+v``: a midpoint has a single in-arc, so its distance is the very sum
 ``distance[u] + w`` that decides whether ``u -> v`` is tight in ``G``, and
 ``m -> v`` is tight exactly when ``u -> v`` is.
-
-Since the result is a vertex array of the subdivided graph, the primitive
-runs on any devices like betweenness itself.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import numpy as np
 
 import frontier as fr
 
-from .bc import Brandes, WeightedBrandes, _scale, check_weights, sample_sources
+from .bc import BCResult, Brandes, WeightedBrandes, _scale, check_weights, sample_sources
 
 
 @dataclass
@@ -41,6 +48,54 @@ class EdgeBCResult(fr.Result):
     src: object
     dst: object
     centrality: object
+
+
+@dataclass
+class ArcBCResult(BCResult):
+    """Brandes' vertex ``centrality`` and, per arc of the graph it ran on
+    (CSR order), ``arc_centrality``: the arc's betweenness."""
+
+    arc_centrality: object
+
+    arc_fields = ("arc_centrality",)
+
+
+class EdgeShares:
+    """Brandes that also adds each shortest-path arc's share of every
+    source's dependencies to ``arc_centrality`` (one device)."""
+
+    def setup(self):
+        super().setup()
+        self.arc_centrality = self.xp.zeros(self.graph.num_arcs, np.float64)
+
+    def successor_coefficients(self):
+        coefficient = super().successor_coefficients()
+        sigma, shares = self.sigma, self.arc_centrality
+
+        def coefficient_and_share(src, dst, edge, weight):
+            values = coefficient(src, dst, edge, weight)  # 0 off the shortest paths
+            shares[edge] += sigma[src] * values  # a level's push meets each arc once
+            return values
+
+        return coefficient_and_share
+
+    def accumulate(self):
+        if len(self.levels) == 1:  # the source's: Brandes needs no delta there, the arcs do
+            fr.neighbor_reduce(self.graph, self.successor_coefficients(), "sum",
+                               vertices=self.levels[0], direction="push")
+        return super().accumulate()
+
+    def result(self):
+        factor, _ = self.params["scale"]
+        return ArcBCResult(super().result().centrality, self.arc_centrality * factor)
+
+
+class ArcBrandes(EdgeShares, Brandes):
+    """Brandes over BFS levels, with the arcs' shares."""
+
+
+class WeightedArcBrandes(EdgeShares, WeightedBrandes):
+    """Brandes over the shortest-path DAG, with the arcs' shares."""
 
 
 class EdgeTargets:
@@ -76,12 +131,14 @@ def subdivided(G: fr.Graph, weighted: bool) -> fr.Graph:
 
 def reverse_arcs(G: fr.Graph):
     """For each arc ``u -> v`` of a simple undirected ``G`` (CSR order, where
-    arcs are sorted by ``(u, v)``), the position of its reverse ``v -> u``:
-    a binary search of the sorted keys ``u n + v``, int64 throughout
-    (``n * n`` passes 2**31 from 2**16 vertices), on ``G``'s device."""
-    xp, n = G.xp, G.num_vertices
-    src, dst = G.arc_sources(), G.columns.astype(np.int64)
-    return xp.searchsorted(src * n + dst, dst * n + src)
+    arcs are sorted by ``(u, v)``), the position of its reverse ``v -> u``.
+    The arcs sorted by ``(v, u)`` are the reverses in that order, since the
+    set of arcs is symmetric: one sort of the distinct keys ``v n + u``,
+    int64 throughout (``n * n`` passes 2**31 from 2**16 vertices), on
+    ``G``'s device (a binary search for each reverse took 5 times as long on
+    the CPU at Kronecker 16)."""
+    n = G.num_vertices
+    return G.xp.argsort(G.columns.astype(np.int64) * n + G.arc_sources())
 
 
 def edge_betweenness_centrality(
@@ -139,18 +196,24 @@ def edge_betweenness_centrality(
     if weight is not None:
         check_weights(G, weight)
     simple = G.simplified()
-    primitive = EdgeBrandes if weight is None else WeightedEdgeBrandes
+    weighted = weight is not None
     scale = _scale(n, normalized, G.directed, True, sampled)
-    run = fr.enact(primitive, subdivided(simple, weight is not None),
-                   sources=range(n) if sampled is None else sampled, endpoints=False,
-                   scale=scale, targets=n, **options)
+    sources = range(n) if sampled is None else sampled
+    if fr.runs_on_one_device(simple, **options):
+        run = fr.enact(WeightedArcBrandes if weighted else ArcBrandes, simple, sources=sources,
+                       endpoints=False, scale=scale, **options)
+        through = fr.to_numpy(run.arc_centrality)
+    else:
+        run = fr.enact(WeightedEdgeBrandes if weighted else EdgeBrandes,
+                       subdivided(simple, weighted), sources=sources, endpoints=False,
+                       scale=scale, targets=n, **options)
+        through = fr.to_numpy(run.centrality)[n:]
     src, dst, _ = simple.edges()
-    through = fr.to_numpy(run.centrality)[n:]
     if not G.directed:  # both directions of an edge: arcs u -> v and v -> u
         once = src < dst
         reverse = fr.to_numpy(reverse_arcs(simple))
         src, dst, through = src[once], dst[once], (through + through[reverse])[once]
     result = EdgeBCResult(src, dst, through)
     result.__dict__.update({name: value for name, value in run.__dict__.items()
-                            if name not in ("centrality",)})
+                            if name not in ("centrality", "arc_centrality")})
     return result

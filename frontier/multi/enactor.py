@@ -239,6 +239,11 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
                   exchange: Exchange) -> Result | None:
     """The result of the whole graph, in the caller's ids, on rank 0: every
     rank sends its owned slots' values there."""
+    if result.arc_fields:
+        raise NotImplementedError(
+            f"{type(result).__name__} has per-arc fields {list(result.arc_fields)}, which a run "
+            "on several devices cannot assemble from its parts; run it on one device "
+            "(frontier.runs_on_one_device tells beforehand)")
     arrays = result.arrays()
     for name, values in arrays.items():
         if getattr(values, "shape", None) != (part.num_slots,):
