@@ -141,6 +141,25 @@ def reverse_arcs(G: fr.Graph):
     return G.xp.argsort(G.columns.astype(np.int64) * n + G.arc_sources())
 
 
+def _per_edge(simple: fr.Graph, through):
+    """Host arrays ``(src, dst, centrality)`` from ``through``, a value per
+    arc of ``simple`` in CSR order: each arc, or for an undirected graph
+    each edge once (``src < dst``) with its two arcs' sum. Paired where
+    ``through`` lies when ``simple`` lies there too (a GPU's arcs do not
+    cross to the host first), else on the host."""
+    if fr.device.device_of(through) == simple.device:
+        src, dst = simple.arc_sources(), simple.columns
+        reverse = None if simple.directed else reverse_arcs(simple)
+    else:
+        through = fr.to_numpy(through)
+        src, dst, _ = simple.edges()
+        reverse = None if simple.directed else fr.to_numpy(reverse_arcs(simple))
+    if reverse is not None:  # both directions of an edge: arcs u -> v and v -> u
+        once = src < dst
+        src, dst, through = src[once], dst[once], (through + through[reverse])[once]
+    return fr.to_numpy(src), fr.to_numpy(dst), fr.to_numpy(through)
+
+
 def edge_betweenness_centrality(
     G: fr.Graph,
     k: int | None = None,
@@ -202,17 +221,13 @@ def edge_betweenness_centrality(
     if fr.runs_on_one_device(simple, **options):
         run = fr.enact(WeightedArcBrandes if weighted else ArcBrandes, simple, sources=sources,
                        endpoints=False, scale=scale, **options)
-        through = fr.to_numpy(run.arc_centrality)
+        through = run.arc_centrality
     else:
         run = fr.enact(WeightedEdgeBrandes if weighted else EdgeBrandes,
                        subdivided(simple, weighted), sources=sources, endpoints=False,
                        scale=scale, targets=n, **options)
-        through = fr.to_numpy(run.centrality)[n:]
-    src, dst, _ = simple.edges()
-    if not G.directed:  # both directions of an edge: arcs u -> v and v -> u
-        once = src < dst
-        reverse = fr.to_numpy(reverse_arcs(simple))
-        src, dst, through = src[once], dst[once], (through + through[reverse])[once]
+        through = run.centrality[n:]
+    src, dst, through = _per_edge(simple, through)
     result = EdgeBCResult(src, dst, through)
     result.__dict__.update({name: value for name, value in run.__dict__.items()
                             if name not in ("centrality", "arc_centrality")})
