@@ -7,7 +7,7 @@ from . import functors, generators, memory, validate
 from .communicate import follows
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
 from .direction import AutoDirection
-from .enactor import enact, runs_on_one_device
+from .enactor import enact
 from .frontier import Frontier
 from .graph import Graph, index_dtype
 from .io import read_graph, read_parts, write_graph
@@ -33,7 +33,6 @@ __all__ = [
     "Frontier", "Graph", "Primitive", "Result",
     "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
     "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
-    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "runs_on_one_device",
-    "scatter_add", "scatter_min",
+    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",
     "to_numpy", "validate", "write_graph",
 ]

@@ -243,24 +243,6 @@ def _iterate_on(device, primitive, graph, params, max_iterations, limit) -> Resu
     return result
 
 
-def runs_on_one_device(graph: Graph, devices=None, **options) -> bool:
-    """Whether :func:`enact` with ``graph`` and these options runs on one
-    device (the result's arrays then come from that device as they are)
-    rather than split over several (a distributed graph, ``"mpi"``, a list
-    of devices). The other enactor options do not change it.
-
-    Raises
-    ------
-    ValueError
-        For ``devices`` that :func:`~frontier.device.resolve_devices` refuses.
-    """
-    from .multi.distributed import DistributedGraph
-
-    if isinstance(graph, DistributedGraph) or is_mpi(devices):
-        return False
-    return len(run_devices(graph, devices)) == 1
-
-
 def run_devices(graph: Graph, devices) -> list[Device]:
     """The devices a run of ``graph`` with ``devices=`` uses:
     :func:`~frontier.device.resolve_devices`, except that with ``devices``

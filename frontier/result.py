@@ -32,9 +32,11 @@ class Result:
     #: smallest vertex), which :meth:`to_dict` gives as nodes
     vertex_fields: ClassVar[tuple[str, ...]] = ()
     #: the fields with one entry per arc of the graph the primitive ran on
-    #: (its CSR order), not per vertex: a run on one device keeps them; a run
-    #: on several cannot assemble them from the parts and raises
-    #: ``NotImplementedError`` (:func:`frontier.runs_on_one_device` tells first)
+    #: (its CSR order), not per vertex. On several devices each part's field
+    #: has an entry per arc of the part; the arcs that leave the part's owned
+    #: vertices are the ones kept (an owned vertex's row holds all its
+    #: out-arcs), placed in the whole graph's order
+    #: (:func:`frontier.multi.enactor.gather_result`)
     arc_fields: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self):

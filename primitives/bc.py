@@ -131,16 +131,11 @@ class Brandes(fr.Primitive):
                                         vertices=level, direction="push")
         sigma = self.sigma[ids]
         delta = sigma * successors
-        self.coefficient[ids] = (self.target_weight(ids) + delta) / sigma
+        self.coefficient[ids] = (1.0 + delta) / sigma
         # With endpoints, the path from the source to v also counts for v.
         self.centrality[ids] += delta + (1.0 if self.endpoints else 0.0)
         self.finished.append(ids)
         return level
-
-    def target_weight(self, ids):
-        """How much a path ending at each vertex of ``ids`` counts: 1, every
-        vertex is a target (primitives/edge_bc.py counts some as 0)."""
-        return 1.0
 
     def finish_source(self):
         """Count the source as an endpoint if asked, reset its data, go on."""

@@ -7,25 +7,15 @@ and an arc ``v -> w`` on a shortest path from it, the paths through the
 arc to ``w`` and beyond count ``sigma[v] (1 + delta[w]) / sigma[w]``, which
 is ``sigma[v] * coefficient[w]`` in :class:`~primitives.bc.Brandes`. So
 :class:`EdgeShares` adds that to a per-arc array while the backward pass
-sums the same coefficients over each vertex's out-arcs. An undirected edge
-sums its two arcs.
+sums the same coefficients over each vertex's out-arcs, and pushes over the
+source's out-arcs too (vertex betweenness needs no dependency there). An
+undirected edge sums its two arcs.
 
 The per-arc array is a result field of one entry per arc
-(:attr:`frontier.Result.arc_fields`), which a run on several devices does
-not assemble from its parts. There, and only there
-(:func:`frontier.runs_on_one_device`), the primitive runs Brandes on the
-*subdivided* graph instead: every arc ``u -> v`` of ``G`` split at a new
-midpoint vertex ``m``, ``u -> m -> v``. Its shortest paths between ``G``'s
-vertices are ``G``'s with a midpoint inserted in each step, with the same
-path counts, so the vertex betweenness of ``m``, with only ``G``'s vertices
-as sources and targets (a path ending at a midpoint counts 0:
-``target_weight``), is the edge betweenness of ``u -> v``: a vertex array,
-which every device configuration assembles. It costs ``n + a`` vertices and
-``2a`` arcs for ``a`` arcs, and levels twice as deep; tests compare both
-ways. Weighted graphs put the arc's weight on ``u -> m`` and 0 on ``m ->
-v``: a midpoint has a single in-arc, so its distance is the very sum
-``distance[u] + w`` that decides whether ``u -> v`` is tight in ``G``, and
-``m -> v`` is tight exactly when ``u -> v`` is.
+(:attr:`frontier.Result.arc_fields`): on several devices each arc's share
+is added on the device that owns its tail, whose row holds all the tail's
+out-arcs, and the enactor places every part's owned rows in the whole
+graph's arcs.
 """
 
 from __future__ import annotations
@@ -62,7 +52,7 @@ class ArcBCResult(BCResult):
 
 class EdgeShares:
     """Brandes that also adds each shortest-path arc's share of every
-    source's dependencies to ``arc_centrality`` (one device)."""
+    source's dependencies to ``arc_centrality``."""
 
     def setup(self):
         super().setup()
@@ -96,37 +86,6 @@ class ArcBrandes(EdgeShares, Brandes):
 
 class WeightedArcBrandes(EdgeShares, WeightedBrandes):
     """Brandes over the shortest-path DAG, with the arcs' shares."""
-
-
-class EdgeTargets:
-    """Only the first ``targets`` vertices (``G``'s own) end counted paths."""
-
-    parameters = Brandes.parameters + ("targets",)
-
-    def target_weight(self, ids):
-        return (self.vertex_ids()[ids] < self.params["targets"]).astype(np.float64)
-
-
-class EdgeBrandes(EdgeTargets, Brandes):
-    """Brandes over BFS levels of the subdivided graph."""
-
-
-class WeightedEdgeBrandes(EdgeTargets, WeightedBrandes):
-    """Brandes over the shortest-path DAG of the subdivided graph."""
-
-
-def subdivided(G: fr.Graph, weighted: bool) -> fr.Graph:
-    """The directed graph with arc ``a = u -> v`` of ``G`` replaced by
-    ``u -> n + a -> v`` (weights ``w`` and 0 when ``weighted``), built where
-    ``G`` lives from its arcs in CSR order."""
-    xp = G.xp
-    src, dst = G.arc_sources(), G.columns.astype(np.int64)
-    n, midpoint = G.num_vertices, G.num_vertices + xp.arange(len(dst), dtype=np.int64)
-    weights = None
-    if weighted:
-        weights = xp.concatenate([G.weights, xp.zeros_like(G.weights)])
-    return G.with_edges(xp.concatenate([src, midpoint]), xp.concatenate([midpoint, dst]),
-                        weights, n + len(dst), directed=True)
 
 
 def reverse_arcs(G: fr.Graph):
@@ -218,15 +177,9 @@ def edge_betweenness_centrality(
     weighted = weight is not None
     scale = _scale(n, normalized, G.directed, True, sampled)
     sources = range(n) if sampled is None else sampled
-    if fr.runs_on_one_device(simple, **options):
-        run = fr.enact(WeightedArcBrandes if weighted else ArcBrandes, simple, sources=sources,
-                       endpoints=False, scale=scale, **options)
-        through = run.arc_centrality
-    else:
-        run = fr.enact(WeightedEdgeBrandes if weighted else EdgeBrandes,
-                       subdivided(simple, weighted), sources=sources, endpoints=False,
-                       scale=scale, targets=n, **options)
-        through = run.centrality[n:]
+    run = fr.enact(WeightedArcBrandes if weighted else ArcBrandes, simple, sources=sources,
+                   endpoints=False, scale=scale, **options)
+    through = run.arc_centrality
     src, dst, through = _per_edge(simple, through)
     result = EdgeBCResult(src, dst, through)
     result.__dict__.update({name: value for name, value in run.__dict__.items()

@@ -16,14 +16,6 @@ from primitives import edge_betweenness_centrality
 from primitives.edge_bc import ArcBrandes
 
 
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    """A monkeypatch that hypothesis tests may use (the function-scoped
-    fixture is not reset between examples)."""
-    with pytest.MonkeyPatch.context() as patch:
-        yield patch
-
-
 def positive(edges: EdgeList) -> EdgeList:
     """The same edges with weights >= 1 (weighted betweenness needs them > 0)."""
     weights = None if edges.weights is None else edges.weights + 1
@@ -63,45 +55,17 @@ def test_random_graphs_match_networkx(device, edges, data):
     assert_matches(r, expected, edges.directed)
 
 
-@given(edges=edge_lists(max_vertices=16, max_edges=40), data=st.data())
-def test_arc_shares_equal_the_subdivided_graphs_midpoints(edges, data, monkeypatch_module):
-    """One device adds each arc's share as Brandes goes (``EdgeShares``);
-    where the framework cannot keep per-arc results (several devices) the
-    midpoints of the subdivided graph carry them: both, on one device."""
-    edges = positive(edges)
-    weight = data.draw(st.sampled_from([None, "weight"])) if edges.weights is not None else None
-    options = {"k": data.draw(st.none() | st.integers(1, edges.num_vertices)),
-               "normalized": data.draw(st.booleans()), "weight": weight, "seed": 3}
-    G = edges.graph("cpu")
-    shares = edge_betweenness_centrality(G, **options)
-    with monkeypatch_module.context() as patch:
-        patch.setattr(fr, "runs_on_one_device", lambda *arguments, **keywords: False)
-        midpoints = edge_betweenness_centrality(G, **options)
-    np.testing.assert_array_equal(shares.src, midpoints.src)
-    np.testing.assert_array_equal(shares.dst, midpoints.dst)
-    np.testing.assert_allclose(shares.centrality, midpoints.centrality, rtol=1e-12, atol=1e-12)
-
-
-def test_arc_fields_are_refused_on_several_devices():
+@pytest.mark.parametrize("devices", [None, 2, 3])
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+def test_arc_shares_of_a_path(devices, duplication):
+    """The path 0-1-2-3; arcs in CSR order 0>1 1>0 1>2 2>1 2>3 3>2, each
+    counting the ordered pairs whose shortest path takes it, on one device
+    and assembled from several."""
     G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], device="cpu")
     options = {"sources": range(4), "endpoints": False, "scale": (1.0, None)}
-    # the path 0-1-2-3; arcs in CSR order 0>1 1>0 1>2 2>1 2>3 3>2, each
-    # counting the ordered pairs whose shortest path takes it
+    if devices is not None:
+        options.update(devices=devices, duplication=duplication)
     assert fr.enact(ArcBrandes, G, **options).arc_centrality.tolist() == [3, 3, 4, 4, 3, 3]
-    with pytest.raises(NotImplementedError, match="per-arc fields.*arc_centrality"):
-        fr.enact(ArcBrandes, G, devices=2, **options)
-
-
-def test_runs_on_one_device():
-    G = fr.Graph.from_edges([0, 1, 2], [1, 2, 3], device="cpu")
-    assert fr.runs_on_one_device(G)
-    assert fr.runs_on_one_device(G, devices="cpu", duplication="one_hop")
-    assert fr.runs_on_one_device(G, devices=1)
-    assert not fr.runs_on_one_device(G, devices=2)
-    assert not fr.runs_on_one_device(G, devices=["cpu:1", "cpu:1"])
-    assert not fr.runs_on_one_device(G, devices="mpi")
-    with pytest.raises(ValueError):
-        fr.runs_on_one_device(G, devices=0)
 
 
 def test_named_graph_and_errors():

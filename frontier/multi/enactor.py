@@ -22,6 +22,7 @@ import numpy as np
 from ..device import Device
 from ..graph import Graph, index_dtype
 from ..memory import Budget, DeviceMemoryError, check_fits, device_memory_guard, release_frames
+from ..ranges import concatenated_ranges
 from ..result import Result
 from .communicator import LocalGroup
 from .exchange import Exchange
@@ -189,7 +190,7 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
         boundary = OutputExchange if applies(primitive, communication) else Exchange
         exchange = boundary(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
-        return gather_result(result, part, communicator, num_vertices, exchange)
+        return gather_result(result, part, communicator, num_vertices, exchange, num_arcs)
 
 
 @contextlib.contextmanager
@@ -236,39 +237,81 @@ def _raise_first_error(outcomes: list) -> None:
 
 
 def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: int,
-                  exchange: Exchange) -> Result | None:
+                  exchange: Exchange, num_arcs: int = 0) -> Result | None:
     """The result of the whole graph, in the caller's ids, on rank 0: every
-    rank sends its owned slots' values there."""
-    if result.arc_fields:
-        raise NotImplementedError(
-            f"{type(result).__name__} has per-arc fields {list(result.arc_fields)}, which a run "
-            "on several devices cannot assemble from its parts; run it on one device "
-            "(frontier.runs_on_one_device tells beforehand)")
+    rank sends its owned slots' values there, and for the result's
+    ``arc_fields`` the values of its owned vertices' out-arcs
+    (:func:`_owned_arcs`), which rank 0 places at the whole graph's arcs."""
     arrays = result.arrays()
     for name, values in arrays.items():
-        if getattr(values, "shape", None) != (part.num_slots,):
+        size = part.graph.num_arcs if name in result.arc_fields else part.num_slots
+        if getattr(values, "shape", None) != (size,):
+            kind = "an arc" if name in result.arc_fields else "a vertex"
             raise TypeError(
-                f"{type(result).__name__}.{name} must be a vertex array of {part.num_slots} "
-                f"entries on each device, got {getattr(values, 'shape', type(values).__name__)}")
+                f"{type(result).__name__}.{name} must be {kind} array of {size} entries on "
+                f"each device, got {getattr(values, 'shape', type(values).__name__)}")
     sent_bytes = communicator.allreduce(exchange.sent_bytes, "sum")
     seconds = communicator.allreduce(exchange.seconds, "sum")
     setup_s = communicator.allreduce(result.setup_s, "max")
-    message = [part.owned_ids] + [values[part.owned] for values in arrays.values()]
+    vertex_names = [name for name in arrays if name not in result.arc_fields]
+    message = [part.owned_ids] + [arrays[name][part.owned] for name in vertex_names]
+    if result.arc_fields:
+        arcs, lengths = _owned_arcs(part)
+        message += [lengths] + [arrays[name][arcs] for name in result.arc_fields]
     incoming = communicator.alltoall([message if rank == 0 else None
                                       for rank in range(communicator.size)])
     if communicator.rank != 0:
         return None
     xp = communicator.device.xp
-    for index, (name, values) in enumerate(arrays.items()):
-        whole = xp.empty(num_vertices, dtype=values.dtype)
-        for received in incoming:
-            if received is not None:
-                whole[received[0]] = received[1 + index]
+    received = [message for message in incoming if message is not None]
+    for index, name in enumerate(vertex_names):
+        whole = xp.empty(num_vertices, dtype=arrays[name].dtype)
+        for message in received:
+            whole[message[0]] = message[1 + index]
         setattr(result, name, whole)
+    if result.arc_fields:
+        first = 1 + len(vertex_names)  # the rows' lengths, then the arc fields
+        places = _arc_places(xp, [(message[0], message[first]) for message in received],
+                             num_vertices, num_arcs)
+        for index, name in enumerate(result.arc_fields):
+            whole = xp.empty(num_arcs, dtype=arrays[name].dtype)
+            for at, message in zip(places, received):
+                whole[at] = message[first + 1 + index]
+            setattr(result, name, whole)
     result.setup_s = setup_s
     result.exchanged_bytes = sent_bytes
     result.exchange_s = seconds
     return result
+
+
+def _owned_arcs(part: PlacedPart):
+    """The part's arcs that leave its owned vertices (each of the graph's
+    arcs is one such arc of exactly one part: an owned vertex's row holds
+    all its out-arcs), in the caller's CSR order -- owned vertices by
+    increasing id, each row by increasing head id -- and the rows' lengths."""
+    graph, xp = part.graph, part.graph.xp
+    starts = graph.offsets[part.owned]
+    lengths = graph.offsets[part.owned + 1] - starts
+    arcs = concatenated_ranges(starts, lengths)
+    slots = graph.vertex_slots
+    if slots is not None:  # one_hop: a row is ordered by head slot, the caller's by head id
+        rows = xp.repeat(xp.arange(len(lengths)), lengths)
+        arcs = arcs[xp.lexsort(xp.stack([slots.ids[graph.columns[arcs]], rows]))]
+    return arcs, lengths
+
+
+def _arc_places(xp, rows: list, num_vertices: int, num_arcs: int) -> list:
+    """Where each rank's owned arcs (:func:`_owned_arcs`) lie among the
+    whole graph's ``num_arcs`` arcs, from each rank's ``(owned ids, their
+    rows' lengths)``."""
+    degree = xp.zeros(num_vertices, dtype=np.int64)
+    for owned_ids, lengths in rows:
+        degree[owned_ids] = lengths
+    if int(degree.sum()) != num_arcs:
+        raise RuntimeError(f"the parts' owned rows hold {int(degree.sum())} arcs, not the "
+                           f"graph's {num_arcs}")
+    offsets = xp.cumsum(degree) - degree
+    return [concatenated_ranges(offsets[owned_ids], lengths) for owned_ids, lengths in rows]
 
 
 def _release_workspaces(devices: list[Device]) -> None:
