@@ -237,7 +237,7 @@ def _raise_first_error(outcomes: list) -> None:
 
 
 def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: int,
-                  exchange: Exchange, num_arcs: int = 0) -> Result | None:
+                  exchange: Exchange, num_arcs: int) -> Result | None:
     """The result of the whole graph, in the caller's ids, on rank 0: every
     rank sends its owned slots' values there, and for the result's
     ``arc_fields`` the values of its owned vertices' out-arcs
