@@ -90,7 +90,7 @@ _TRAVERSAL = tuple(
     + [f"degree_scan<{v}>" for v in _VERTEX]
     + [f"list_degrees<{v}>" for v in _VERTEX]
     + [f"tally_ids<{v}>" for v in _VERTEX]
-    + ["flags_to_bits<int>", "flags_to_bits<bool>", "no_in_edges_bits", "pull_skip_bits",
+    + ["flags_to_bits<int>", "flags_to_bits<bool>", "no_in_edges_bits",
        "tally_mask", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"point_to_roots<{label}>" for label in _VERTEX]

@@ -200,16 +200,18 @@ __device__ __forceinline__ unsigned int pack_word(const T* values, T unset, long
     return word;
 }
 
-// Bit v of `bits` = (values[v] != unset): a visited bitmap from BFS labels
-// (unset -1), a frontier's from its mask. One thread per 32-vertex word,
-// which writes the word: no warp vote per value.
+// Bit v of `bits` = (values[v] != unset), or'd with bit v of `also` unless
+// it is null: a visited bitmap from BFS labels (unset -1), a frontier's from
+// its mask, what a pull need not look at (the labelled vertices and, in
+// `also`, those without in-edges). One thread per 32-vertex word, which
+// writes the word: no warp vote per value.
 template <typename T>
 __global__ void flags_to_bits(const T* values, T unset, long long n, bool aligned,
-                              unsigned int* bits) {
+                              const unsigned int* also, unsigned int* bits) {
     long long stride = (long long)gridDim.x * blockDim.x;
     long long words = (n + 31) / 32;
     for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride)
-        bits[w] = pack_word(values, unset, w * 32, n, aligned);
+        bits[w] = pack_word(values, unset, w * 32, n, aligned) | (also ? also[w] : 0u);
 }
 
 // Bit v of `bits` = (v has no in-edge). One thread per vertex (coalesced
@@ -222,16 +224,6 @@ __global__ void no_in_edges_bits(const long long* in_offsets, long long n, unsig
         unsigned int word = __ballot_sync(FULL_MASK, v < n && in_offsets[v + 1] == in_offsets[v]);
         if ((threadIdx.x & 31) == 0 && v < n) bits[v >> 5] = word;
     }
-}
-
-// Bit v of `bits` = (labels[v] != -1 or bit v of `also`): what a pull need
-// not look at, from the labels and the vertices without in-edges.
-__global__ void pull_skip_bits(const int* labels, const unsigned int* also, long long n,
-                               bool aligned, unsigned int* bits) {
-    long long stride = (long long)gridDim.x * blockDim.x;
-    long long words = (n + 31) / 32;
-    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride)
-        bits[w] = pack_word(labels, -1, w * 32, n, aligned) | also[w];
 }
 
 // Add the block's three per-thread counts to tally[0..2]: a warp sum by

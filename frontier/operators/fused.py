@@ -19,7 +19,7 @@ import numpy as np
 from ..frontier import Frontier, as_frontier
 from ..kernels import workspace
 from ..kernels.edges import edges_of, vertex_ids
-from ..kernels.module import grid_for, kernel, pointer, supported
+from ..kernels.module import NULL, grid_for, kernel, pointer, supported
 from ..replay import claim_batch
 
 # A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
@@ -153,9 +153,17 @@ def _bits_unless(values, unset):
     into a reused buffer."""
     n = len(values)
     bits = workspace.bits(n)
-    kernel("flags_to_bits", values.dtype)((grid_for(-(-n // 32)),), (256,), (
-        values, unset, np.int64(n), np.bool_(values.data.ptr % 16 == 0), bits))
+    _flags_to_bits(values, unset, NULL, bits)
     return bits
+
+
+def _flags_to_bits(values, unset, also, bits) -> None:
+    """``bits`` = a bitmap of ``values != unset``, or'd with the bitmap
+    ``also`` unless it is :data:`NULL` (``flags_to_bits``)."""
+    n = len(values)
+    kernel("flags_to_bits", values.dtype)((grid_for(-(-n // 32)),), (256,), (
+        values, values.dtype.type(unset), np.int64(n), np.bool_(values.data.ptr % 16 == 0),
+        also, bits))
 
 
 def tally(graph, frontier: Frontier, visited=None, degrees: bool = True):
@@ -242,8 +250,7 @@ def pull_skip_bits(graph, labels):
         lonely = _no_in_edges[graph] = graph.xp.empty(words, dtype=np.uint32)
         kernel("no_in_edges_bits")((grid_for(n),), (256,), (
             graph.in_edges().offsets, np.int64(n), lonely))
-    kernel("pull_skip_bits")((grid_for(words),), (256,), (
-        labels, lonely, np.int64(n), np.bool_(labels.data.ptr % 16 == 0), bits))
+    _flags_to_bits(labels, -1, lonely, bits)
     return bits
 
 
