@@ -43,11 +43,14 @@ class EdgeBCResult(fr.Result):
 @dataclass
 class ArcBCResult(BCResult):
     """Brandes' vertex ``centrality`` and, per arc of the graph it ran on
-    (CSR order), ``arc_centrality``: the arc's betweenness."""
+    (CSR order), the arc's ``tail`` and ``head`` (vertex ids) and its
+    betweenness ``arc_centrality``."""
 
+    tail: object
+    head: object
     arc_centrality: object
 
-    arc_fields = ("arc_centrality",)
+    arc_fields = ("tail", "head", "arc_centrality")
 
 
 class EdgeShares:
@@ -77,7 +80,9 @@ class EdgeShares:
 
     def result(self):
         factor, _ = self.params["scale"]
-        return ArcBCResult(super().result().centrality, self.arc_centrality * factor)
+        ids = self.vertex_ids()
+        return ArcBCResult(super().result().centrality, ids[self.graph.arc_sources()],
+                           ids[self.graph.columns], self.arc_centrality * factor)
 
 
 class ArcBrandes(EdgeShares, Brandes):
@@ -88,35 +93,21 @@ class WeightedArcBrandes(EdgeShares, WeightedBrandes):
     """Brandes over the shortest-path DAG, with the arcs' shares."""
 
 
-def reverse_arcs(G: fr.Graph):
-    """For each arc ``u -> v`` of a simple undirected ``G`` (CSR order, where
-    arcs are sorted by ``(u, v)``), the position of its reverse ``v -> u``.
-    The arcs sorted by ``(v, u)`` are the reverses in that order, since the
-    set of arcs is symmetric: one sort of the distinct keys ``v n + u``,
-    int64 throughout (``n * n`` passes 2**31 from 2**16 vertices), on
-    ``G``'s device (a binary search for each reverse took 5 times as long on
-    the CPU at Kronecker 16)."""
-    n = G.num_vertices
-    return G.xp.argsort(G.columns.astype(np.int64) * n + G.arc_sources())
-
-
-def _per_edge(simple: fr.Graph, through):
-    """Host arrays ``(src, dst, centrality)`` from ``through``, a value per
-    arc of ``simple`` in CSR order: each arc, or for an undirected graph
-    each edge once (``src < dst``) with its two arcs' sum. Paired where
-    ``through`` lies when ``simple`` lies there too (a GPU's arcs do not
-    cross to the host first), else on the host."""
-    if fr.device.device_of(through) == simple.device:
-        src, dst = simple.arc_sources(), simple.columns
-        reverse = None if simple.directed else reverse_arcs(simple)
-    else:
-        through = fr.to_numpy(through)
-        src, dst, _ = simple.edges()
-        reverse = None if simple.directed else fr.to_numpy(reverse_arcs(simple))
-    if reverse is not None:  # both directions of an edge: arcs u -> v and v -> u
-        once = src < dst
-        src, dst, through = src[once], dst[once], (through + through[reverse])[once]
-    return fr.to_numpy(src), fr.to_numpy(dst), fr.to_numpy(through)
+def _per_edge(run: ArcBCResult, num_vertices: int, directed: bool) -> tuple:
+    """Host arrays ``(src, dst, centrality)``: each arc of ``run``, or for an
+    undirected graph each edge once (``src < dst``) with its two arcs' sum,
+    paired where the run left its arrays. The arcs come sorted by ``(tail,
+    head)`` and their set is symmetric, so sorted by ``(head, tail)`` they
+    are the reverses in the same order: one sort of the distinct keys
+    ``head n + tail`` (int64: ``n * n`` passes 2**31 from 2**16 vertices),
+    where a binary search for each reverse took 5 times as long on the CPU
+    at Kronecker 16."""
+    tail, head, through = run.tail, run.head, run.arc_centrality
+    if not directed:
+        reverse = (head.astype(np.int64) * num_vertices + tail).argsort()
+        once = tail < head
+        tail, head, through = tail[once], head[once], (through + through[reverse])[once]
+    return fr.to_numpy(tail), fr.to_numpy(head), fr.to_numpy(through)
 
 
 def edge_betweenness_centrality(
@@ -179,9 +170,7 @@ def edge_betweenness_centrality(
     sources = range(n) if sampled is None else sampled
     run = fr.enact(WeightedArcBrandes if weighted else ArcBrandes, simple, sources=sources,
                    endpoints=False, scale=scale, **options)
-    through = run.arc_centrality
-    src, dst, through = _per_edge(simple, through)
-    result = EdgeBCResult(src, dst, through)
+    result = EdgeBCResult(*_per_edge(run, n, G.directed))
     result.__dict__.update({name: value for name, value in run.__dict__.items()
-                            if name not in ("centrality", "arc_centrality")})
+                            if name not in run.arrays()})
     return result
