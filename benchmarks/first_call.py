@@ -134,7 +134,7 @@ def _agree(mine, theirs) -> bool:
 def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     """Time ``function``'s first backend call, the background warm-up it may
     start (:mod:`frontier.nx_backend.cold_start`), the next call once that
-    has ended and one more (and NetworkX's call)."""
+    has ended (and NetworkX's call)."""
     import networkx as nx
 
     with open(graph_path, "rb") as file:
@@ -145,15 +145,12 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     start = time.perf_counter()
     import frontier.nx_backend as backend  # the dispatcher imports it at the first call
     from frontier.device import Device, default_device, gpu_count
-    from frontier.kernels import first_use
     from frontier.nx_backend import cold_start
 
     # A call the cold-start policy answers on the CPU imports no CuPy (the
     # warm-up's child process does): import it here only for a GPU answer.
-    default_device_answers = (cold_start.policy() == "gpu" or first_use.first_gpu() is None
-                              or first_use.stamped())
     cupy = None
-    if default_device_answers:
+    if cold_start.cold_gpu() is None:
         try:
             import cupy
         except ImportError:
@@ -191,11 +188,10 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     first_s = parts["import_s"] + parts["cuda_start_s"] + call_s
     warm_up = cold_start.wait()  # until a background warm-up ends (at once if none)
     warm_up_s = cold_start.status()["warm_up_s"]
-    later = []
-    for _ in range(2):  # the next call (once a warm-up ended), then the steady state
-        start = time.perf_counter()
-        call(nx, G, backend="frontier")
-        later.append((time.perf_counter() - start, cold_start.status()["last_device"]))
+    start = time.perf_counter()
+    call(nx, G, backend="frontier")  # the next call, once a warm-up ended
+    next_s = time.perf_counter() - start
+    next_device = cold_start.status()["last_device"]
     networkx_s = agrees = None
     if with_networkx:
         start = time.perf_counter()
@@ -211,8 +207,8 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
             "first_s": first_s, "first_call": {k: round(v, 4) if isinstance(v, float) else v
                                                for k, v in parts.items()},
             "first_device": first_device, "warm_up": warm_up, "warm_up_s": warm_up_s,
-            "compiled": ledger.names, "next_s": later[0][0], "next_device": later[0][1],
-            "second_s": later[1][0], "networkx_s": networkx_s, "agrees": agrees}
+            "compiled": ledger.names, "next_s": next_s, "next_device": next_device,
+            "networkx_s": networkx_s, "agrees": agrees}
 
 
 # the parent: processes, warmup, table, records ------------------------------------------

@@ -151,6 +151,20 @@ def test_no_gpu_means_no_warm_up(gpu, monkeypatch):
     assert starts == []
 
 
+def test_cold_gpu_is_the_gpu_the_policy_holds_back(gpu, monkeypatch):
+    """What benchmarks/first_call.py asks before importing CuPy: a file test
+    that starts no warm-up."""
+    assert cold_start.cold_gpu() == CAPABILITY
+    monkeypatch.setenv(cold_start.POLICY_VARIABLE, "gpu")
+    assert cold_start.cold_gpu() is None
+    monkeypatch.delenv(cold_start.POLICY_VARIABLE)
+    first_use.write_stamp(CAPABILITY, CUPY, {})
+    assert cold_start.cold_gpu() is None
+    monkeypatch.setattr(first_use, "driver_compute_capability", lambda: None)
+    assert cold_start.cold_gpu() is None
+    assert starts == []
+
+
 @pytest.mark.parametrize("how", ["nx.config", "FRONTIER_DEVICE", "policy gpu"])
 def test_a_device_the_user_names_or_the_off_switch_is_used_as_is(gpu, monkeypatch, how):
     named = None

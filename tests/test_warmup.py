@@ -288,7 +288,7 @@ def test_first_call_tables_and_records_keep_a_failed_process():
                     versions={"python": "3"}, first_s=2.26, first_call=parts,
                     compiled=["gather_sum<int, int, double, double>"], first_device="cpu",
                     warm_up="done", warm_up_s=40.0, next_s=0.5, next_device="cuda:0",
-                    second_s=0.02, networkx_s=3.2, agrees=True)
+                    networkx_s=3.2, agrees=True)
     runs = {"pagerank": {"empty cache": measured,
                          "after warmup": {"error": "exit 1: RuntimeError: boom"}}}
     table = first_call.markdown(runs, "a graph", 12.0, "ready", "python first_call.py")

@@ -67,18 +67,35 @@ class Communicator(ABC):
         return votes == self.size
 
 
-def summing(exchange, value, sums: list):
-    """``exchange``, a host all-to-all of picklable items (one per rank, the
-    list received by sender), that also sums ``value`` over the ranks and
-    appends the sum to ``sums``: how a transport posts
-    :meth:`Communicator.alltoall_and_sum`'s value with its messages."""
+class HostSwap(Communicator):
+    """A transport whose all-to-all crosses the host in one swap of picklable
+    items, one per rank (the messages themselves, or their tables of
+    contents beside arrays that travel another way), so that
+    :meth:`alltoall_and_sum` posts its value with those items and costs no
+    meeting of its own. A subclass gives :meth:`swap` and :meth:`_alltoall`,
+    its own way of moving the arrays."""
 
-    def exchanged(items: list) -> list:
-        received = exchange([(item, value) for item in items])
-        sums.append(sum(count for _, count in received))
-        return [item for item, _ in received]
+    @abstractmethod
+    def swap(self, items: list) -> list:
+        """Send ``items[peer]`` to each peer; what each sent here, by sender."""
 
-    return exchanged
+    @abstractmethod
+    def _alltoall(self, messages: list, swap) -> list:
+        """:meth:`alltoall`, its host items crossing by ``swap`` (:meth:`swap`,
+        or one that carries more with the items)."""
+
+    def alltoall(self, messages: list) -> list:
+        return self._alltoall(messages, self.swap)
+
+    def alltoall_and_sum(self, messages: list, value) -> tuple:
+        sums: list = []
+
+        def swap_summing(items: list) -> list:
+            received = self.swap([(item, value) for item in items])
+            sums.append(sum(count for _, count in received))
+            return [item for item, _ in received]
+
+        return self._alltoall(messages, swap_summing), sums[0]
 
 
 def receive(array, device: Device):

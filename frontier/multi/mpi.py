@@ -43,7 +43,7 @@ import numpy as np
 from ..device import Device, gpu_count
 from ..graph import Graph
 from ..result import Result
-from .communicator import Communicator, summing
+from .communicator import HostSwap
 from .enactor import _release_workspaces, place_checked, run_rank
 
 INSTALL_HINT = "pip install 'frontier-graph[mpi]'"
@@ -233,7 +233,7 @@ def _nccl_communicator(comm, device: Device):
     return _NCCL[key]
 
 
-class MpiCommunicator(Communicator):
+class MpiCommunicator(HostSwap):
     """This process's rank of ``comm`` (an mpi4py communicator; :func:`enact_mpi`
     uses ``MPI.COMM_WORLD``), driving ``device``. With ``timeout`` seconds, a
     collective call that lasts longer aborts the job. Collective: every rank
@@ -262,16 +262,13 @@ class MpiCommunicator(Communicator):
         with self._waiting("barrier"):
             self.comm.Barrier()
 
-    def alltoall(self, messages: list) -> list:
-        return self._alltoall(messages, self.comm.alltoall)
-
-    def alltoall_and_sum(self, messages: list, value) -> tuple:
-        sums: list = []
-        return self._alltoall(messages, summing(self.comm.alltoall, value, sums)), sums[0]
+    def swap(self, items: list) -> list:
+        """MPI's pickled all-to-all."""
+        return self.comm.alltoall(items)
 
     def _alltoall(self, messages: list, exchange) -> list:
         """:meth:`alltoall`, its host items crossing by ``exchange`` (MPI's
-        pickled all-to-all)."""
+        pickled all-to-all, :meth:`swap`)."""
         if self.transport == "mpi-nccl":
             return self._alltoall_nccl(messages, exchange)
         return self._alltoall_packed(messages, exchange)

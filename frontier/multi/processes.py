@@ -47,7 +47,7 @@ from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
 from . import nccl
-from .communicator import REDUCERS, Communicator, PostedVotes, summing
+from .communicator import REDUCERS, HostSwap, PostedVotes
 from .enactor import _release_workspaces, place_checked, run_rank
 
 #: Seconds a new worker may take to start (import NumPy, CuPy and Frontier).
@@ -103,7 +103,7 @@ def _partners(rank: int, size: int):
             yield partner
 
 
-class PipeCommunicator(PostedVotes, Communicator):
+class PipeCommunicator(PostedVotes, HostSwap):
     """A rank of a :class:`WorkerPool`: ``connections[peer]`` is the pipe to
     each other rank (``None`` at this rank), ``nccl_communicator`` this
     rank's NCCL communicator on a GPU."""
@@ -142,13 +142,6 @@ class PipeCommunicator(PostedVotes, Communicator):
 
     def barrier(self) -> None:
         self.swap([None] * self.size)
-
-    def alltoall(self, messages: list) -> list:
-        return self._alltoall(messages, self.swap)
-
-    def alltoall_and_sum(self, messages: list, value) -> tuple:
-        sums: list = []
-        return self._alltoall(messages, summing(self.swap, value, sums)), sums[0]
 
     def _alltoall(self, messages: list, swap) -> list:
         """:meth:`alltoall`, its host items crossing by ``swap``."""

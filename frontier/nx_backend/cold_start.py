@@ -213,15 +213,35 @@ def choose(named: str | None, edges: int, passes: int = 1) -> fr.Device:
     return device
 
 
+def cold_gpu() -> str | None:
+    """The compute capability of the first GPU (e.g. ``"90"``) when the
+    policy holds a new process's first calls back from it: the policy is
+    ``"cpu"`` and ``frontier warmup`` has not stamped the kernel cache for
+    this GPU, this CuPy and this Frontier build. None when Frontier's
+    default device answers from the first call: policy ``"gpu"``, no GPU,
+    or a stamped cache. File tests only (no CuPy import, no CUDA context);
+    a warm-up this process ran is not seen (:func:`status` says).
+
+    Raises
+    ------
+    ValueError
+        For a bad setting of :data:`POLICY_VARIABLE`.
+    """
+    if policy() == "gpu":
+        return None
+    gpu = first_use.first_gpu()
+    return None if gpu is None or first_use.stamped() else gpu[0]
+
+
 def _cold_choice(work: int) -> fr.Device:
     """:func:`choose` for Frontier's default device, under the lock."""
     state = _warm_up.poll()
     if state == "unknown":
-        gpu = first_use.first_gpu()
-        if gpu is None or first_use.stamped():
+        capability = cold_gpu()
+        if capability is None:
             _warm_up.state = state = "warm"
         else:
-            _warm_up.capability = gpu[0]
+            _warm_up.capability = capability
             _warm_up.start()
             state = _warm_up.state
     if state != "running":
