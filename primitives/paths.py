@@ -50,7 +50,7 @@ def single_source_shortest_path(G: fr.Graph, source, cutoff=None, **options) -> 
     {0: [0], 1: [0, 1], 3: [0, 3], 2: [0, 1, 2]}
     """
     lengths, predecessor = _tree(G, source, None, options)
-    return _paths(G, lengths, predecessor, cutoff)
+    return _paths(G, lengths, predecessor, cutoff)[0]
 
 
 def single_source_dijkstra(G: fr.Graph, source, target=None, cutoff=None,
@@ -72,13 +72,11 @@ def single_source_dijkstra(G: fr.Graph, source, target=None, cutoff=None,
         If ``target`` is given and not reached (within ``cutoff``).
     """
     lengths, predecessor = _tree(G, source, weight, options)
-    paths = _paths(G, lengths, predecessor, cutoff)
+    paths, vertices, nodes = _paths(G, lengths, predecessor, cutoff)
     # NetworkX sums the weights: integers stay integers
     number = np.float64 if weight is not None and G.weights is not None \
         and G.weights.dtype.kind == "f" else np.int64
-    vertices = _reached(lengths, cutoff)
-    distances = dict(zip(_nodes(G, vertices), lengths[vertices].astype(number).tolist(),
-                         strict=True))
+    distances = dict(zip(nodes, lengths[vertices].astype(number).tolist(), strict=True))
     distances[G.node(G.vertex_id(source))] = 0  # NetworkX's source length is the int 0
     if target is None:
         return distances, paths
@@ -116,7 +114,7 @@ def shortest_path(G: fr.Graph, source, target=None, weight=None, method="dijkstr
     if source is None:
         raise ValueError("shortest_path needs a source here (all pairs are not computed)")
     lengths, predecessor = _tree(G, source, weight, options)
-    paths = _paths(G, lengths, predecessor, None)
+    paths = _paths(G, lengths, predecessor, None)[0]
     if target is None:
         return paths
     if target not in paths:
@@ -157,8 +155,12 @@ def _tree(G: fr.Graph, source, weight, options: dict):
     return fr.to_numpy(result.distance), fr.to_numpy(result.predecessor)
 
 
-def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray, cutoff) -> dict:
-    """node -> path for every vertex reached (within ``cutoff``), nearest first.
+def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray,
+           cutoff) -> tuple[dict, np.ndarray, list]:
+    """``(paths, vertices, nodes)``: node -> path for every vertex reached
+    (within ``cutoff``), nearest first, and those vertices (an array) and
+    their nodes (a list) in the same order, for a caller that keys other
+    answers by the same nodes.
 
     Whole-array work: the paths of the vertices ``d`` steps down the tree
     are the rows of a ``(vertices, d + 1)`` array, their parents' rows and
@@ -180,7 +182,8 @@ def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray, cutoff) ->
             paths.extend((rows if labels is None else labels[rows]).tolist())
         at = np.empty(len(order), dtype=np.int64)
         at[order] = np.arange(len(order))
-        return dict(zip(_nodes(G, vertices), [paths[i] for i in at.tolist()], strict=True))
+        nodes = _nodes(labels, vertices)
+        return dict(zip(nodes, [paths[i] for i in at.tolist()], strict=True)), vertices, nodes
 
 
 @contextlib.contextmanager
@@ -214,9 +217,9 @@ def _labels(G: fr.Graph):
     return np.fromiter(G.node_labels, dtype=object, count=len(G.node_labels))
 
 
-def _nodes(G: fr.Graph, vertices: np.ndarray) -> list:
-    """The caller's node of each of ``vertices`` (ids on a graph without labels)."""
-    labels = _labels(G)
+def _nodes(labels, vertices: np.ndarray) -> list:
+    """The caller's node of each of ``vertices``: its entry of ``labels``
+    (from :func:`_labels`), or its id where ``labels`` is None."""
     return (vertices if labels is None else labels[vertices]).tolist()
 
 

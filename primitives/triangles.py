@@ -190,13 +190,18 @@ class ClosedWedges(fr.Primitive):
                 return xp.zeros(len(dst), dtype=bool)
             # S_px S_py (bit by bit): the triangle's weight S_px S_py S_xy,
             # one parallel edge x - y at a time.
+            both_out = _common(xp, src, dst, out, out)
+            both_in = _common(xp, src, dst, into, into)
             self.add(closed, self.closed, [src, dst],
-                     [_common(xp, src, dst, a, b) for a in (out, into) for b in (out, into)])
+                     [both_out, _common(xp, src, dst, out, into),
+                      _common(xp, src, dst, into, out), both_in])
             forward = weight == ids[src]  # the arc's tail and head in G
             tail, head = xp.where(forward, src, dst), xp.where(forward, dst, src)
-            self.add(transitive, None, [], [_common(xp, tail, head, out, out)])
+            # out & out and in & in are symmetric in an edge's ends: the
+            # arc's (tail, head) finds what (src, dst) found
+            self.add(transitive, None, [], [both_out])
             self.add(None, self.transitive, [tail],
-                     [_common(xp, tail, head, into, out), _common(xp, tail, head, into, into)])
+                     [_common(xp, tail, head, into, out), both_in])
             return xp.zeros(len(dst), dtype=bool)
 
         fr.advance(self.graph, frontier, close, chunk_edges=CHUNK_EDGES)
@@ -320,15 +325,17 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     # neighbours to be a pivot.
     rank = xp.empty(n, dtype=np.int64)
     if n:
-        rank[xp.lexsort(xp.stack([xp.arange(n), distinct]))] = xp.arange(n)
+        ids = xp.arange(n)
+        rank[xp.lexsort(xp.stack([ids, distinct]))] = ids
     first = xp.where(rank[low] < rank[high], low, high)
     pivots = fr.to_numpy(xp.flatnonzero(_count(xp, first, n) >= 2))
+    out_degree = _count(xp, src, n)
     if G.directed:
         # One edge per arc, weighted by the arc's tail in G.
         up = rank[src] < rank[dst]
         graph = G.with_edges(xp.where(up, src, dst), xp.where(up, dst, src),
                              src.astype(np.float64))
-        degree = _count(xp, src, n) + _count(xp, dst, n)
+        degree = out_degree + _count(xp, dst, n)
     else:
         graph = G.with_edges(first, low + high - first, directed=True)
         degree = distinct
@@ -337,9 +344,10 @@ def wedges(G: fr.Graph, **options) -> Wedges:
     # Both orders of each pair of neighbours, as NetworkX counts.
     closed = 2 * np.rint(fr.to_numpy(run.closed)).astype(np.int64)
     transitive = np.rint(fr.to_numpy(run.transitive)).astype(np.int64)
-    degree, distinct = fr.to_numpy(degree), fr.to_numpy(distinct)
+    distinct = fr.to_numpy(distinct)  # undirected: the degree, read back once
+    degree = fr.to_numpy(degree) if G.directed else distinct
     return Wedges(closed, transitive if G.directed else closed, degree, degree - distinct,
-                  fr.to_numpy(_count(xp, src, n)), run)
+                  fr.to_numpy(out_degree), run)
 
 
 def _count(xp, values, n: int):
