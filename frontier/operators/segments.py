@@ -27,6 +27,9 @@ BUILTIN_OPS = ("sum", "min", "max", "any")
 #: The user combiners reduced like built-in ops (by ``reduceat`` on NumPy,
 #: by a kernel on CuPy) when they are NumPy's or the array library's ufuncs.
 BITWISE_COMBINERS = ("bitwise_or", "bitwise_and", "bitwise_xor")
+#: NumPy's ufunc of each op that ``reduceat`` reduces on the host.
+_REDUCEAT = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or,
+             **{name: getattr(np, name) for name in BITWISE_COMBINERS}}
 
 
 def identity_of(op: str, dtype) -> object:
@@ -86,9 +89,7 @@ def segment_reduce(values, ends, op: str | Callable, identity=None):
     starts = xp.concatenate([xp.zeros(1, dtype=ends.dtype), ends[:-1]])
     nonempty = xp.flatnonzero(ends > starts)
     if xp is np and name is not None:
-        ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "any": np.logical_or,
-                 **{bitwise: getattr(np, bitwise) for bitwise in BITWISE_COMBINERS}}[name]
-        out[nonempty] = ufunc.reduceat(values, starts[nonempty])
+        out[nonempty] = _REDUCEAT[name].reduceat(values, starts[nonempty])
     elif op in ("sum", "any"):
         out[nonempty] = _scatter_sum(xp, values, ends)[nonempty]
     else:
