@@ -29,6 +29,7 @@ if not {"levels", "path", "calls"} & set(sys.argv):
     os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
 
 from primitive_calls import CALLS as STANDARD_CALLS  # noqa: E402
+from primitive_calls import MORE_CALLS  # noqa: E402
 
 import frontier as fr  # noqa: E402
 import primitives  # noqa: E402
@@ -38,11 +39,7 @@ import primitives  # noqa: E402
 CALLS = {**STANDARD_CALLS,
          "pagerank": lambda G, root: primitives.pagerank(G, tol=1e-6 / G.num_vertices),
          "sssp-narrow": lambda G, root: primitives.sssp(G, source=root, delta=2.0),
-         # issue 32's primitives whose GPU runs were slow (as `frontier bench` calls them)
-         "triangles": lambda G, root: primitives.triangles(G),
-         "label_propagation": lambda G, root: primitives.label_propagation(G),
-         "edge_bc": lambda G, root: primitives.edge_betweenness_centrality(G, k=1, seed=0),
-         "kcore": lambda G, root: primitives.core_number(G)}
+         **MORE_CALLS}
 
 
 def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> None:

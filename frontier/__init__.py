@@ -17,6 +17,7 @@ from .operators import (
     advance,
     claim,
     compute,
+    count_down,
     filter,
     first_occurrence,
     neighbor_reduce,
@@ -31,8 +32,8 @@ __version__ = "0.1.0"
 __all__ = [
     "AutoDirection", "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph",
     "Frontier", "Graph", "Primitive", "Result",
-    "advance", "check_vertex", "claim", "compute", "default_device", "enact", "filter",
-    "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
-    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",
-    "to_numpy", "validate", "write_graph",
+    "advance", "check_vertex", "claim", "compute", "count_down", "default_device", "enact",
+    "filter", "first_occurrence", "follows", "functors", "memory", "generators", "get_device",
+    "index_dtype", "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add",
+    "scatter_min", "to_numpy", "validate", "write_graph",
 ]

@@ -9,8 +9,9 @@ vertices can be coloured in rounds: each round colours every vertex whose
 earlier neighbours are all coloured, all at once, with the same result as
 the sequential visit. Each vertex counts its earlier neighbours still
 uncoloured (``pending``); a round colours the vertices whose count reached
-0 and advances over their edges to count down their later neighbours',
-which are the next round's candidates. Every edge is walked once.
+0 and advances over their edges to count down their later neighbours'
+(``frontier.count_down``, which reports each vertex once, when its count
+reaches 0: the next round's vertices). Every edge is walked once.
 
 The smallest colour not taken by the neighbours (their ``mex``) is found 64
 colours at a time: a ``neighbor_reduce`` ORs ``1 << colour`` over the
@@ -84,13 +85,11 @@ class GreedyColoring(fr.Primitive):
         self.color[ready.ids] = self.smallest_free_color(ready.ids)
 
         def count_down(src, dst, edge, weight):
-            later = self.xp.flatnonzero((color[dst] == -1) & self.earlier(src, dst))
-            first = fr.scatter_add(pending, dst[later], self.xp.full(len(later), -1, np.int32))
-            counted = self.xp.zeros(len(dst), dtype=bool)
-            counted[later[first]] = True  # each vertex once per batch
-            return counted
+            # a later neighbour waits for src, so it is not coloured yet;
+            # it is ready (once) when its last earlier neighbour is coloured
+            return fr.count_down(pending, dst, where=self.earlier(src, dst))
 
-        return fr.advance(self.graph, ready, count_down).unique()
+        return fr.advance(self.graph, ready, count_down)
 
     def smallest_free_color(self, vertices):
         """The smallest colour no neighbour of each vertex has."""

@@ -6,11 +6,12 @@ Peeling finds every core number at once. With ``k = 0`` at first, repeat:
 
 * peel: every remaining vertex of degree at most ``k`` gets core number
   ``k`` and leaves; each edge to a remaining neighbour lowers that
-  neighbour's degree by one (``scatter_add``);
-* the neighbours whose degree went down are the next frontier: only they can
-  have fallen to ``k``. When a frontier has nothing left to peel, ``k``
-  rises to the smallest remaining degree and every remaining vertex of that
-  degree is the frontier.
+  neighbour's degree by one (``count_down``);
+* the neighbours whose degree this took down to ``k`` are the next frontier
+  (``count_down`` reports each once): every other remaining vertex of
+  degree at most ``k`` was in this frontier and is peeled. When a frontier
+  has nothing left to peel, ``k`` rises to the smallest remaining degree
+  and every remaining vertex of that degree is the frontier.
 
 The run ends when no vertex remains. It is Batagelj and Zaversnik's order,
 a level (all vertices of degree at most ``k``) at a time instead of one
@@ -70,14 +71,14 @@ class CoreNumbers(fr.Primitive):
         if self.reduce(peel.size) == 0:
             return self.next_level()
         self.core[peel.ids] = self.k
-        degree, core = self.degree, self.core
+        degree, core, k = self.degree, self.core, self.k
 
         def lower(src, dst, edge, weight):
-            remaining = core[dst] < 0
-            fr.scatter_add(degree, dst[remaining], -1)
-            return remaining
+            # the remaining neighbours lose a degree; those it takes down to
+            # k are the next to peel (each reported once)
+            return fr.count_down(degree, dst, where=core[dst] < 0, to=k)
 
-        return fr.filter(fr.advance(self.graph, peel, lower), unique=True)
+        return fr.advance(self.graph, peel, lower)
 
     def next_level(self):
         """Raise ``k`` to the smallest remaining degree; its vertices are the frontier."""

@@ -192,3 +192,30 @@ def test_first_occurrence(device, case):
     assert mask.dtype == bool and mask.shape == ids.shape
     assert sorted(ids[mask].tolist()) == sorted(set(ids.tolist()))
 
+
+
+@with_device
+@given(updates(), st.sampled_from([np.int32, np.int64]), st.integers(-1, 3), st.booleans())
+def test_count_down(device, case, dtype, to, masked):
+    """Counts fall by one per counted entry; exactly one counted entry is
+    reported per vertex that went from above ``to`` to at or below it."""
+    n, ids, seed = case
+    rng = np.random.default_rng(seed)
+    before = rng.integers(-1, 6, n).astype(dtype)
+    where = rng.random(len(ids)) < 0.7 if masked else np.ones(len(ids), dtype=bool)
+    expected = before.copy()
+    np.subtract.at(expected, ids[where], 1)
+    counts = put(device, before)
+    reached = to_numpy(fr.count_down(counts, put(device, ids), to=to,
+                                     where=put(device, where) if masked else None))
+    np.testing.assert_array_equal(to_numpy(counts), expected)
+    assert reached.dtype == bool and reached.shape == ids.shape
+    assert not (reached & ~where).any()
+    crossed = {v for v in range(n) if before[v] > to >= expected[v]}
+    assert sorted(ids[reached].tolist()) == sorted(crossed)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint32, np.float64])
+def test_count_down_needs_atomic_counts(dtype):
+    with pytest.raises(TypeError, match="int32 or int64"):
+        fr.count_down(np.zeros(3, dtype=dtype), np.array([0, 1]))

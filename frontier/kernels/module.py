@@ -106,6 +106,7 @@ _SCATTER = tuple(
     + [f"merge_tickets<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
     + [f"merge_follow<{t}, {s}, {f}>" for t in _WEIGHT for s in _VERTEX for f in _WEIGHT]
     + [f"mark_nonzero<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
+    + [f"count_down<{t}>" for t in _VERTEX]
 )
 _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
                  + [f"compact_write<{packed}, {p}>" for packed in ("false", "true")
@@ -117,8 +118,10 @@ _OWNER = ("signed char", "short", "int")
 _BOUNDARY = tuple([f"count_owners<{s}, {o}>" for s in _VERTEX for o in _OWNER]
                   + [f"place_by_owner<{s}, {o}>" for s in _VERTEX for o in _OWNER]
                   + [f"collect_marked<{s}>" for s in _VERTEX])
-_SEGMENTS = tuple([f"segment_{op}<{t}>" for op in ("min", "max") for t in _WEIGHT]
-                  + [f"segment_{op}<{t}>" for op in ("or", "and", "xor") for t in _VERTEX])
+_SEGMENTS = tuple([f"segment_reduce<{op}, {t}>" for op in ("Minimum", "Maximum")
+                   for t in _WEIGHT]
+                  + [f"segment_reduce<{op}, {t}>"
+                     for op in ("BitwiseOr", "BitwiseAnd", "BitwiseXor") for t in _VERTEX])
 #: The kernel instantiations of each source file: all that :func:`kernel`
 #: may be asked for, and what ``frontier warmup`` compiles.
 INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
@@ -129,7 +132,8 @@ INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.c
 def kernel(name: str, *types, source: str = "traversal.cu"):
     """The compiled kernel ``name<types...>`` from ``source`` (a .cu file
     here); a bool among ``types`` is a ``true``/``false`` template argument,
-    and the dtype ``bool`` the type ``bool``."""
+    a string a type named in the source (a struct), and the dtype ``bool``
+    the type ``bool``."""
     import cupy
 
     return _function(name, types, source, cupy.cuda.runtime.getDevice())
@@ -165,7 +169,7 @@ def instantiation(name: str, types: tuple = (), source: str = "traversal.cu") ->
     if source not in INSTANTIATIONS:
         raise ValueError(f"no kernel source {source!r} here; sources are "
                          f"{', '.join(sorted(INSTANTIATIONS))}")
-    arguments = [str(t).lower() if isinstance(t, bool)
+    arguments = [str(t).lower() if isinstance(t, bool) else t if isinstance(t, str)
                  else "bool" if np.dtype(t) == np.bool_ else ctype(t) for t in types]
     expression = f"{name}<{', '.join(arguments)}>" if types else name
     if expression not in INSTANTIATIONS[source]:

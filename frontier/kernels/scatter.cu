@@ -1,5 +1,5 @@
-// Exact atomic minimum (maximum) for the general path's scatter_min, and the
-// multi-device merge of offered values on a GPU (no device read). (CuPy's minimum.at on float64 does not return
+// Exact atomic minimum (maximum) for the general path's scatter_min, count_down's
+// decrements, and the multi-device merge of offered values on a GPU (no device read). (CuPy's minimum.at on float64 does not return
 // the exact double, which breaks the "which update won" test that follows it.)
 
 template <bool Larger, typename T>
@@ -51,6 +51,26 @@ __global__ void scatter_extreme(T* values, const long long* ids, const T* candid
     long long stride = (long long)gridDim.x * blockDim.x;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
         atomic_extreme<Larger>(values + ids[i], candidates[i]);
+    }
+}
+
+// counts[ids[i]] -= 1 for every i (where[i], if where is not null); reached[i]:
+// that decrement found the count at to + 1. Of the decrements of one count
+// that starts above `to` and ends at or below it, exactly one finds it there.
+__device__ __forceinline__ int atomic_decrement(int* address) { return atomicSub(address, 1); }
+
+__device__ __forceinline__ long long atomic_decrement(long long* address) {
+    return (long long)atomicAdd((unsigned long long*)address, ~0ull);  // adds -1
+}
+
+template <typename T>
+__global__ void count_down(T* counts, const long long* ids, const bool* where, long long count,
+                           T to, bool* reached) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        bool hit = false;
+        if (!where || where[i]) hit = atomic_decrement(counts + ids[i]) == to + 1;
+        reached[i] = hit;
     }
 }
 

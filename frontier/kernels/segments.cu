@@ -68,27 +68,9 @@ __device__ __forceinline__ void reduce_segments(const T* __restrict__ values,
     }
 }
 
-template <typename T>
-__global__ void segment_min(const T* values, const long long* ends, long long count, T* out) {
-    reduce_segments<Minimum>(values, ends, count, out);
-}
-
-template <typename T>
-__global__ void segment_max(const T* values, const long long* ends, long long count, T* out) {
-    reduce_segments<Maximum>(values, ends, count, out);
-}
-
-template <typename T>
-__global__ void segment_or(const T* values, const long long* ends, long long count, T* out) {
-    reduce_segments<BitwiseOr>(values, ends, count, out);
-}
-
-template <typename T>
-__global__ void segment_and(const T* values, const long long* ends, long long count, T* out) {
-    reduce_segments<BitwiseAnd>(values, ends, count, out);
-}
-
-template <typename T>
-__global__ void segment_xor(const T* values, const long long* ends, long long count, T* out) {
-    reduce_segments<BitwiseXor>(values, ends, count, out);
+// The kernel of every reduction: Op is Minimum, Maximum, BitwiseOr,
+// BitwiseAnd or BitwiseXor.
+template <typename Op, typename T>
+__global__ void segment_reduce(const T* values, const long long* ends, long long count, T* out) {
+    reduce_segments<Op>(values, ends, count, out);
 }

@@ -20,9 +20,10 @@ import numpy as np
 
 from .module import THREADS, grid_for, kernel, supported
 
-#: The kernel of each reduction here.
-KERNELS = {"min": "segment_min", "max": "segment_max", "bitwise_or": "segment_or",
-           "bitwise_and": "segment_and", "bitwise_xor": "segment_xor"}
+#: The operation (``segment_reduce``'s first template argument) of each
+#: reduction here.
+KERNELS = {"min": "Minimum", "max": "Maximum", "bitwise_or": "BitwiseOr",
+           "bitwise_and": "BitwiseAnd", "bitwise_xor": "BitwiseXor"}
 WARP = 32
 
 
@@ -79,5 +80,5 @@ def reduce_segments(values, ends, op: str, out) -> None:
 
     values = cupy.ascontiguousarray(values).view(dtype)
     ends = cupy.ascontiguousarray(ends, dtype=np.int64)
-    kernel(KERNELS[op], dtype, source="segments.cu")(
+    kernel("segment_reduce", KERNELS[op], dtype, source="segments.cu")(
         (grid_for(count * WARP),), (THREADS,), (values, ends, np.int64(count), out.view(dtype)))

@@ -4,7 +4,7 @@ race-free update helpers that functors use."""
 from .advance import advance
 from .filter import compute, filter
 from .neighbor_reduce import neighbor_reduce
-from .updates import claim, first_occurrence, scatter_add, scatter_min
+from .updates import claim, count_down, first_occurrence, scatter_add, scatter_min
 
-__all__ = ["advance", "claim", "compute", "filter", "first_occurrence", "neighbor_reduce",
-           "scatter_add", "scatter_min"]
+__all__ = ["advance", "claim", "compute", "count_down", "filter", "first_occurrence",
+           "neighbor_reduce", "scatter_add", "scatter_min"]

@@ -565,6 +565,22 @@ def scatter_min(values, ids, candidates) -> None:
     scatter_extreme(values, ids, candidates, larger=False)
 
 
+def count_down(counts, ids, where, to: int):
+    """:func:`frontier.operators.updates.count_down` on a GPU (int32 or int64
+    counts): one atomic decrement per entry, whose old value says whether it
+    reached ``to`` (no sort)."""
+    import cupy
+
+    count = len(ids)
+    reached = cupy.empty(count, dtype=bool)
+    if count:
+        kernel("count_down", counts.dtype, source="scatter.cu")(
+            (grid_for(count),), (256,),
+            (counts, ids.astype(np.int64, copy=False), pointer(where), np.int64(count),
+             counts.dtype.type(to), reached))
+    return reached
+
+
 def scatter_extreme(values, ids, candidates, larger: bool) -> None:
     """:func:`scatter_min`, or with ``larger`` its maximum counterpart."""
     count = len(ids)

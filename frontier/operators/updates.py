@@ -7,7 +7,9 @@ operations of a GPU kernel would, and return which entries of the batch
 
 * :func:`claim` -- set a label on vertices that have none yet (atomicCAS);
 * :func:`scatter_min` -- lower values (atomicMin), reporting improvements;
-* :func:`scatter_add` -- add contributions (atomicAdd).
+* :func:`scatter_add` -- add contributions (atomicAdd);
+* :func:`count_down` -- decrement counters, reporting those that reach a
+  value (atomicSub: a dependency count reaching zero, a degree reaching k).
 
 They work on NumPy and CuPy arrays alike.
 """
@@ -129,3 +131,51 @@ def scatter_add(values, ids, amounts):
     amounts = xp.asarray(amounts, dtype=values.dtype)
     xp.add.at(values, ids, amounts)
     return first_occurrence(ids)
+
+
+def count_down(counts, ids, *, where=None, to=0):
+    """``counts[ids] -= 1``, repeats in ``ids`` counting once each; report
+    the counts that this took down to ``to``.
+
+    Parameters
+    ----------
+    counts : int32 or int64 array, one per vertex (updated in place; the
+        types of a GPU's atomic decrements)
+    ids : int array, the vertices to count down (repeats allowed)
+    where : bool array aligned with ``ids``, optional
+        Count down only the entries where it is true.
+    to : int
+        The value to report reaching.
+
+    Returns
+    -------
+    reached : bool array aligned with ``ids``
+        True at exactly one entry per vertex whose count was above ``to``
+        before the call and is at or below it after; the entry whose
+        decrement found the count at ``to + 1`` (on the CPU, the first such
+        vertex's first entry counted down). So a vertex enters the output
+        frontier once, when its last dependency is counted, with no sort on
+        a GPU (one atomic decrement per entry).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pending = np.array([2, 1, 3])
+    >>> count_down(pending, np.array([0, 1, 0, 2])).tolist(), pending.tolist()
+    ([True, True, False, False], [0, 0, 2])
+    """
+    xp = array_namespace(counts)
+    if counts.dtype not in (np.int32, np.int64):
+        raise TypeError(f"count_down needs int32 or int64 counts, not {counts.dtype}")
+    if xp is not np:
+        from .fused import count_down as atomic_count_down
+
+        return atomic_count_down(counts, ids, where, to)
+    counted = xp.arange(len(ids)) if where is None else xp.flatnonzero(where)
+    targets = ids[counted]
+    before = counts[targets]
+    xp.add.at(counts, targets, counts.dtype.type(-1))
+    crossed = xp.flatnonzero((before > to) & (counts[targets] <= to))
+    reached = xp.zeros(len(ids), dtype=bool)
+    reached[counted[crossed[first_occurrence(targets[crossed])]]] = True
+    return reached
