@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -47,7 +48,8 @@ def main() -> None:
                 result = ALL_CALLS[name](G, root)
                 device.synchronize()
                 walls.append(time.perf_counter() - start)
-            line = {"label": args.label, "device": str(device), "scale": scale, "name": name,
+            line = {"label": args.label, "code": os.path.dirname(os.path.abspath(fr.__file__)),
+                    "device": str(device), "scale": scale, "name": name,
                     "wall_ms": round(statistics.median(walls) * 1e3, 1),
                     "iterations": getattr(result, "iterations", None), "repeat": args.repeat}
             print(json.dumps(line), flush=True)

@@ -15,6 +15,8 @@ internal time. A development tool: figures for docs/benchmarks.md come from
     python benchmarks/profile_gpu.py 20 sssp-narrow         # SSSP with delta=2
     python benchmarks/profile_gpu.py 14 bfs,sssp calls      # host work per call of a
         # small graph: 20 calls profiled, launches not blocking, table per call
+    python benchmarks/profile_gpu.py 18 greedy_color rounds  # host work per
+        # iteration of one call (launches not blocking): the colouring's rounds
 """
 
 import cProfile
@@ -24,8 +26,8 @@ import pstats
 import sys
 import time
 
-# "levels", "path" and "calls" time host work: their launches are not blocking.
-if not {"levels", "path", "calls"} & set(sys.argv):
+# "levels", "path", "calls" and "rounds" time host work: their launches are not blocking.
+if not {"levels", "path", "calls", "rounds"} & set(sys.argv):
     os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
 
 from primitive_calls import CALLS as STANDARD_CALLS  # noqa: E402
@@ -42,7 +44,8 @@ CALLS = {**STANDARD_CALLS,
          **MORE_CALLS}
 
 
-def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> None:
+def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1,
+         per_iteration: bool = False) -> None:
     if scale == "path":
         G = fr.generators.grid(1, 20_000, device="cuda:0")
         weighted = fr.generators.grid(1, 20_000, weights=(1, 64), device="cuda:0")
@@ -66,8 +69,9 @@ def main(scale: int | str, names: list[str], top: int = 18, calls: int = 1) -> N
         fr.get_device("cuda:0").synchronize()
         profile.disable()
         wall = time.perf_counter() - start
-        if scale == "path":
-            print_per_unit(profile, f"{name} on a path", wall, result.iterations, "level", top)
+        if scale == "path" or per_iteration:
+            where = "on a path" if scale == "path" else f"at scale {scale}"
+            print_per_unit(profile, f"{name} {where}", wall, result.iterations, "iteration", top)
             continue
         if calls > 1:
             print_per_unit(profile, f"{name} at scale {scale} ({result.iterations} iterations)",
@@ -142,6 +146,7 @@ if __name__ == "__main__":
         for primitive in sys.argv[2].split(","):
             levels(int(sys.argv[1]), primitive)
     else:
-        per_call = "calls" in sys.argv
+        per_call, rounds = "calls" in sys.argv, "rounds" in sys.argv
         main(sys.argv[1] if sys.argv[1] == "path" else int(sys.argv[1]), sys.argv[2].split(","),
-             top=40 if sys.argv[1] == "path" or per_call else 18, calls=20 if per_call else 1)
+             top=40 if sys.argv[1] == "path" or per_call or rounds else 18,
+             calls=20 if per_call else 1, per_iteration=rounds)

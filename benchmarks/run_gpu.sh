@@ -158,7 +158,9 @@ elif [ "$what" = prims ]; then
     # SCALES (default "22 24"), one bench per group so that a slow one
     # cannot hold up the rest, each under LIMIT seconds (default 33 at scale
     # 22 and below, 45 above: 12 steps, under 8 minutes in all, graph
-    # builds included). A run is a warm-up, REPEAT timed runs (default 1)
+    # builds included). A run is WARMUP warm-ups (default 1; 0 for a slow
+    # primitive at scale 24 once a smaller scale of it has compiled its
+    # kernels in the same device call), REPEAT timed runs (default 1)
     # and the peak-memory run (PRIM_GROUPS: the groups to run, space-separated,
     # default all six); paths and dijkstra (a Python list per
     # reached vertex, some 10 million at scale 24) from ROOTS roots (default
@@ -173,7 +175,7 @@ elif [ "$what" = prims ]; then
             step "prims-$scale-${group%%,*}" "$limit" python -m frontier.cli bench \
                 --device "$PRIMS_DEVICE" --kronecker "$scale" --primitives "$group" \
                 --peers cusparse-spmv,scipy-csgraph --roots "$roots" --repeat "${REPEAT:-1}" \
-                --results "$RESULTS" --markdown "$OUT/benchmarks.md"
+                --warmup "${WARMUP:-1}" --results "$RESULTS" --markdown "$OUT/benchmarks.md"
             grep -h "valid\|failed\|Error" "$LOGS/prims-$scale-${group%%,*}.log" | tail -n 12
         done
     done
