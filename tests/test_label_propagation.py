@@ -57,6 +57,19 @@ def test_greedy_color_matches_networkx(device, edges):
     np.testing.assert_array_equal(color, [expected[v] for v in range(edges.num_vertices)])
 
 
+@with_device
+@given(edge_lists(directed=False, max_vertices=50, max_edges=150))
+def test_labels_decided_batch_by_batch(device, edges):
+    """An edge budget of a few edges a batch: each advance hands the
+    update many batches of whole vertices, decided one by one."""
+    g = edges.networkx(multigraph=True)
+    G = fr.Graph.from_networkx(g, device=device)
+    expected = {frozenset(c) for c in nx.community.label_propagation_communities(g)}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FRONTIER_EDGE_BUDGET", "512")  # about a dozen edges a batch
+        assert communities(label_propagation(G).labels) == expected
+
+
 def test_greedy_color_beyond_one_window_of_64_colors(device):
     g = nx.complete_graph(150)
     nx.add_path(g, [0, 150, 151])
