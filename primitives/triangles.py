@@ -66,6 +66,10 @@ UNPACK_CHUNK = 1 << 17
 PIVOTS_PER_BATCH = 64 * WORDS
 #: most edges an advance hands to a functor (a few 8-byte words each)
 CHUNK_EDGES = 1 << 22
+#: most (edge, word) pairs :func:`_common` lists at once (a few int64 each)
+PAIRS_PER_PIECE = 1 << 22
+#: bit b of every byte value v: (256, 8), what :meth:`ClosedWedges.add` counts with
+_BYTE_BITS = (np.arange(256, dtype=np.int64)[:, None] >> np.arange(8)) & 1
 
 
 def _either(current, offer):
@@ -210,23 +214,30 @@ class ClosedWedges(fr.Primitive):
         fr.scatter_add(self.transitive, self.slots, transitive[self.bits].astype(np.float64))
 
     def add(self, per_pivot, per_vertex, vertices, found):
-        """Add the set bits of each ``(edge, word, mask)`` of ``found`` (from
-        :func:`_common`) to ``per_pivot`` (by bit) and to ``per_vertex`` at
-        each of ``vertices`` (by edge)."""
+        """Add the set bits of each ``(edge, word, mask)`` piece of each
+        list in ``found`` (from :func:`_common`) to ``per_pivot`` (by bit)
+        and to ``per_vertex`` at each of ``vertices`` (by edge). A mask's
+        bits are never listed one by one (a chunk of edges closes tens of
+        millions of triangles): its eight bytes are counted per ``(word,
+        byte position, value)``, which a table turns into counts per bit,
+        and its popcount goes to the vertices."""
         xp = self.xp
-        edges, pivots = [], []
-        for edge, word, mask in found:
-            if len(edge):
-                value, bit = _set_bits(xp, mask)
-                edges.append(edge[value])
-                pivots.append(word[value] * 64 + bit)
-        if not edges:
-            return
-        edges, pivots = xp.concatenate(edges), xp.concatenate(pivots)
-        if per_pivot is not None:
-            per_pivot += xp.bincount(pivots, minlength=len(per_pivot))
-        if per_vertex is not None:  # as much work as the edges found, not the vertices
-            xp.add.at(per_vertex, xp.concatenate([ends[edges] for ends in vertices]), 1.0)
+        bits = xp.asarray(_BYTE_BITS)
+        for edge, word, mask in (piece for pieces in found for piece in pieces):
+            if not len(edge):
+                continue
+            if per_pivot is not None:
+                counts = xp.zeros(WORDS * 8 * 256, dtype=np.int64)
+                for position in range(8):
+                    value = (mask >> np.uint64(8 * position)) & np.uint64(255)
+                    counts += xp.bincount((word * 8 + position) * 256 + value.astype(np.int64),
+                                          minlength=len(counts))
+                # word w, bit 8 p + b is pivot 64 w + 8 p + b
+                per_pivot += (counts.reshape(WORDS, 8, 256) @ bits).reshape(-1)
+            if per_vertex is not None:  # as much work as the edges found, not the vertices
+                closed = _popcount(xp, mask).astype(np.float64)
+                for ends in vertices:
+                    xp.add.at(per_vertex, ends[edge], closed)
 
     def result(self):
         return WedgeResult(self.closed, self.transitive)
@@ -247,28 +258,55 @@ def _summary(xp, rows):
     return ((rows != 0) * powers).sum(axis=1, dtype=np.uint64)
 
 
-def _common(xp, x, y, at_x, at_y):
+def _common(xp, x, y, at_x, at_y) -> list:
     """The nonzero ``marks_x[x] & marks_y[y]`` words of edges ``x -> y``
-    (``at_x``, ``at_y``: ``(marks, summary)``): ``(edge, word, mask)``, one
-    entry per word that both ends' summaries have, which is a word or two
-    of the ``WORDS`` for most edges (so no edge reads whole rows)."""
+    (``at_x``, ``at_y``: ``(marks, summary)``): pieces ``(edge, word,
+    mask)``, one entry per word that both ends' summaries have, which is a
+    word or two of the ``WORDS`` for most edges (so no edge reads whole
+    rows). Between hubs, which most batches mark in every word, an edge
+    has dozens: the words are listed :data:`PAIRS_PER_PIECE` at a time,
+    so that a chunk of edges never holds them all."""
     (marks_x, summary_x), (marks_y, summary_y) = at_x, at_y
     both = summary_x[x] & summary_y[y]
     edge = xp.flatnonzero(both)
-    pair, word = _set_bits(xp, both[edge])
-    edge = edge[pair]
-    mask = marks_x.reshape(-1)[x[edge].astype(np.int64) * WORDS + word] & \
-        marks_y.reshape(-1)[y[edge].astype(np.int64) * WORDS + word]
-    closing = xp.flatnonzero(mask)
-    return edge[closing], word[closing], mask[closing]
+    both = both[edge]
+    pieces = []
+    for start, stop in _pieces(xp, xp.cumsum(_popcount(xp, both)), PAIRS_PER_PIECE):
+        pair, word = _set_bits(xp, both[start:stop])
+        ends = edge[start:stop][pair]
+        mask = marks_x.reshape(-1)[x[ends].astype(np.int64) * WORDS + word] & \
+            marks_y.reshape(-1)[y[ends].astype(np.int64) * WORDS + word]
+        closing = xp.flatnonzero(mask)
+        pieces.append((ends[closing], word[closing], mask[closing]))
+    return pieces
+
+
+def _pieces(xp, ends, budget: int) -> list[tuple[int, int]]:
+    """Ranges ``(start, stop)`` of positions whose counts (``ends``: their
+    running sum) add up to about ``budget`` or less each (a position above
+    it alone); one read of the total, one more if there are several."""
+    total = int(ends[-1]) if len(ends) else 0
+    if total <= budget:
+        return [(0, len(ends))] if total else []
+    cuts = fr.to_numpy(xp.searchsorted(ends, xp.arange(budget, total, budget), side="right"))
+    bounds = [0, *sorted(set(cuts.tolist()) - {0, len(ends)}), len(ends)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _popcount(xp, values):
+    """The set bits of each uint64 value, as int64 (SWAR: no table, no loop)."""
+    v = values - ((values >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((v * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
 def _set_bits(xp, values):
     """Every set bit of ``values`` (nonzero uint64): the index of its value
     and its position (0-63), in no particular order. The lowest bit of every
-    value at a time for :data:`LOWEST_BIT_ROUNDS` rounds (most values that
-    close triangles hold one or two), then the values still nonzero (a hub's
-    words, which can hold dozens) unpacked into their 64 bits at once,
+    value at a time for :data:`LOWEST_BIT_ROUNDS` rounds (the summaries two
+    ends share hold one or two words for most edges), then the values still
+    nonzero (between hubs, dozens) unpacked into their 64 bits at once,
     :data:`UNPACK_CHUNK` values at a time: a few launches per call, not one
     round per bit of the fullest value."""
     index = xp.arange(len(values), dtype=np.int64)

@@ -72,6 +72,37 @@ def test_more_pivots_than_one_batch(monkeypatch, per_batch):
     assert transitivity(D) == pytest.approx(nx.transitivity(d))
 
 
+@pytest.mark.parametrize("pairs", [1, 3])
+def test_common_words_listed_in_pieces(device, monkeypatch, pairs):
+    """Edges whose ends share many words of marks (dense graphs, one
+    batch of several words), listed a few (edge, word) pairs at a time,
+    as the words of hubs are."""
+    module = importlib.import_module("primitives.triangles")
+    monkeypatch.setattr(module, "PAIRS_PER_PIECE", pairs)
+    g = nx.gnp_random_graph(100, 0.2, seed=5)
+    G = fr.Graph.from_networkx(g, weight=None, device=device)
+    assert triangles(G).tolist() == list(nx.triangles(g).values())
+    d = nx.gnp_random_graph(40, 0.3, seed=6, directed=True)
+    D = fr.Graph.from_networkx(d, weight=None, device=device)
+    np.testing.assert_allclose(clustering(D), list(nx.clustering(d).values()), atol=1e-12)
+    assert transitivity(D) == pytest.approx(nx.transitivity(d))
+
+
+@with_device
+@given(values=st.lists(st.integers(0, 2**64 - 1) | st.sampled_from([1, 2**63, 2**64 - 1]),
+                       max_size=40))
+def test_popcount(device, values):
+    xp = fr.get_device(device).xp
+    counts = module_function("_popcount")(xp, xp.asarray(np.array(values, dtype=np.uint64)))
+    assert fr.to_numpy(counts).tolist() == [bin(value).count("1") for value in values]
+
+
+def module_function(name: str):
+    """A function of primitives.triangles (whose name the package's
+    ``triangles`` function shadows)."""
+    return getattr(importlib.import_module("primitives.triangles"), name)
+
+
 @with_device
 @given(values=st.lists(st.integers(1, 2**64 - 1) | st.sampled_from([1, 2**63, 2**64 - 1]),
                        max_size=40),
