@@ -68,8 +68,6 @@ PIVOTS_PER_BATCH = 64 * WORDS
 CHUNK_EDGES = 1 << 22
 #: most (edge, word) pairs :func:`_common` lists at once (a few int64 each)
 PAIRS_PER_PIECE = 1 << 22
-#: bit b of every byte value v: (256, 8), what :meth:`ClosedWedges.add` counts with
-_BYTE_BITS = (np.arange(256, dtype=np.int64)[:, None] >> np.arange(8)) & 1
 
 
 def _either(current, offer):
@@ -216,24 +214,17 @@ class ClosedWedges(fr.Primitive):
     def add(self, per_pivot, per_vertex, vertices, found):
         """Add the set bits of each ``(edge, word, mask)`` piece of each
         list in ``found`` (from :func:`_common`) to ``per_pivot`` (by bit)
-        and to ``per_vertex`` at each of ``vertices`` (by edge). A mask's
-        bits are never listed one by one (a chunk of edges closes tens of
-        millions of triangles): its eight bytes are counted per ``(word,
-        byte position, value)``, which a table turns into counts per bit,
-        and its popcount goes to the vertices."""
+        and to ``per_vertex`` at each of ``vertices`` (by edge), a piece at
+        a time: a chunk of edges closes tens of millions of triangles, and
+        only a piece's are ever listed (for ``per_pivot``); the vertices
+        get each mask's popcount."""
         xp = self.xp
-        bits = xp.asarray(_BYTE_BITS)
         for edge, word, mask in (piece for pieces in found for piece in pieces):
             if not len(edge):
                 continue
             if per_pivot is not None:
-                counts = xp.zeros(WORDS * 8 * 256, dtype=np.int64)
-                for position in range(8):
-                    value = (mask >> np.uint64(8 * position)) & np.uint64(255)
-                    counts += xp.bincount((word * 8 + position) * 256 + value.astype(np.int64),
-                                          minlength=len(counts))
-                # word w, bit 8 p + b is pivot 64 w + 8 p + b
-                per_pivot += (counts.reshape(WORDS, 8, 256) @ bits).reshape(-1)
+                value, bit = _set_bits(xp, mask)
+                per_pivot += xp.bincount(word[value] * 64 + bit, minlength=len(per_pivot))
             if per_vertex is not None:  # as much work as the edges found, not the vertices
                 closed = _popcount(xp, mask).astype(np.float64)
                 for ends in vertices:
