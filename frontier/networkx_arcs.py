@@ -177,8 +177,12 @@ def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
     The dicts are taken and read :data:`READ_STEP` at a time, so that each
     is still in the CPU's cache when it is read: a graph whose dicts lie in
     memory in another order than its rows (NetworkX's generators build
-    such graphs) reads several times faster so.
+    such graphs) reads several times faster so. Where no dict holds
+    anything (an unweighted graph, read for ``weight="weight"``), one truth
+    test per dict says so and nothing is read.
     """
+    if not any(data):  # every dict empty
+        return [default] * (len(data) if keep is None else int(np.count_nonzero(keep)))
     if plain:
         try:
             return _read(data, itemgetter(name), keep)

@@ -130,3 +130,18 @@ def test_adjacency_out_of_node_order_is_read_in_node_order(cls):
     graph = cls([("a", "b", {"weight": 3}), ("b", "c"), ("c", "c")])
     graph._adj = dict(reversed(graph._adj.items()))
     assert_converts_as_the_loop(graph, {"weight": 1})
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
+def test_graphs_without_edge_data_read_the_defaults(cls):
+    """No edge holds anything (every data dict empty: the conversion reads
+    none of them), then one edge holds an attribute (all are read)."""
+    graph = nx.gnm_random_graph(30, 80, seed=1, directed=cls in (nx.DiGraph, nx.MultiDiGraph))
+    graph = cls(graph)
+    graph.add_edge(3, 3)
+    for edge_attrs in EDGE_ATTRS:
+        assert_converts_as_the_loop(graph, edge_attrs)
+    u, v = next(iter(graph.edges()))
+    graph.edges[(u, v, 0) if graph.is_multigraph() else (u, v)]["absent"] = 2
+    for edge_attrs in EDGE_ATTRS:
+        assert_converts_as_the_loop(graph, edge_attrs)
