@@ -165,6 +165,60 @@ def test_cold_gpu_is_the_gpu_the_policy_holds_back(gpu, monkeypatch):
     assert starts == []
 
 
+def listed_gpu(monkeypatch, tmp_path) -> None:
+    """The NVIDIA driver's /proc listing, holding one GPU."""
+    listing = tmp_path / "nvidia-gpus"
+    (listing / "0000:00:06.0").mkdir(parents=True)
+    monkeypatch.setattr(first_use, "NVIDIA_GPUS", str(listing))
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+
+
+def test_no_stamp_for_any_gpu_asks_the_driver_nothing(gpu, monkeypatch, tmp_path, caplog):
+    """Where the driver lists a GPU and no warm-up stamped any, the GPU is
+    cold whatever its architecture: no cuInit in the caller's first call."""
+    listed_gpu(monkeypatch, tmp_path)
+
+    def no_driver():
+        raise AssertionError("the driver was asked for the compute capability")
+
+    monkeypatch.setattr(first_use, "driver_compute_capability", no_driver)
+    assert cold_start.cold_gpu() == ""
+    with caplog.at_level(logging.INFO, logger="frontier"):
+        assert cold_start.choose(None, 1000) == fr.Device("cpu")
+    assert len(starts) == 1
+    assert any("no stamp for any GPU" in r.getMessage() for r in caplog.records)
+
+
+def test_a_stamp_for_some_gpu_makes_the_driver_say_which_this_is(gpu, monkeypatch, tmp_path):
+    listed_gpu(monkeypatch, tmp_path)
+    first_use.write_stamp("80", CUPY, {})
+    assert cold_start.cold_gpu() == CAPABILITY  # another GPU's stamp: cold
+    first_use.write_stamp(CAPABILITY, CUPY, {})
+    assert cold_start.cold_gpu() is None  # this GPU's: warm
+    assert cold_start.choose(None, 1000) == THE_GPU
+    assert starts == []
+
+
+@pytest.mark.parametrize("listing, visible, expected", [
+    (None, None, None), ([], None, False), (["0000:00:06.0"], None, True),
+    (["0000:00:06.0"], "", False), (["0000:00:06.0"], "-1", False),
+    (["0000:00:06.0"], "0,1", True)])
+def test_driver_lists_gpu(monkeypatch, tmp_path, listing, visible, expected):
+    """The /proc listing answers where it exists; CUDA_VISIBLE_DEVICES can
+    hide every GPU; without the listing only the driver can tell (None)."""
+    directory = tmp_path / "gpus"
+    if listing is not None:
+        directory.mkdir()
+        for name in listing:
+            (directory / name).mkdir()
+    monkeypatch.setattr(first_use, "NVIDIA_GPUS", str(directory))
+    if visible is None:
+        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    else:
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
+    assert first_use.driver_lists_gpu() is expected
+
+
 @pytest.mark.parametrize("how", ["nx.config", "FRONTIER_DEVICE", "policy gpu"])
 def test_a_device_the_user_names_or_the_off_switch_is_used_as_is(gpu, monkeypatch, how):
     named = None

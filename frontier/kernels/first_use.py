@@ -107,6 +107,37 @@ def write_stamp(compute_capability: str, cupy_version: str, summary: dict) -> st
     return path
 
 
+def stamped_any(cupy_version: str) -> bool:
+    """Whether ``frontier warmup`` stamped the cache for any GPU with CuPy
+    ``cupy_version`` and this Frontier build (a directory listing)."""
+    suffix = f"-cupy{cupy_version}-frontier{build_id()}.json"
+    try:
+        names = os.listdir(os.path.join(cache_dir(), STAMPS))
+    except OSError:
+        return False
+    return stamps_kept() and any(name.startswith("sm") and name.endswith(suffix)
+                                 for name in names)
+
+
+#: Where Linux's NVIDIA driver lists its GPUs, one directory each.
+NVIDIA_GPUS = "/proc/driver/nvidia/gpus"
+
+
+def driver_lists_gpu() -> bool | None:
+    """Whether the NVIDIA driver lists a GPU (:data:`NVIDIA_GPUS`), without
+    ``cuInit``, which took 0.19-0.25 s of a first call on an H200 host;
+    False also where ``CUDA_VISIBLE_DEVICES`` hides every GPU. None where
+    the listing is absent (another system, or a container without it):
+    only the driver can tell."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and visible.split(",")[0].strip() in ("", "-1"):
+        return False
+    try:
+        return bool(os.listdir(NVIDIA_GPUS))
+    except OSError:
+        return None
+
+
 def first_gpu() -> tuple[str, str] | None:
     """``(compute capability, CuPy version)`` of the first GPU, as the CUDA
     driver sees it (``CUDA_VISIBLE_DEVICES`` applies), learnt without

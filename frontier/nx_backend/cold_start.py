@@ -71,8 +71,8 @@ MAX_WORK = 50_000_000
 #: Seconds a process that exits waits for the warm-up it stops.
 STOP_WAIT_S = 5.0
 
-MESSAGE = ("kernels not compiled for this GPU yet (sm_{capability}; no stamp of `frontier "
-           "warmup` in {cache}): answering on the CPU, compiling in the background; the GPU "
+MESSAGE = ("kernels not compiled for this GPU yet ({stamp} of `frontier warmup` in "
+           "{cache}): answering on the CPU, compiling in the background; the GPU "
            "answers once that is done ({variable}=gpu: compile in the call instead)")
 TOO_LARGE = ("kernels not compiled for this GPU yet, but this call ({work:,} edge passes) "
              "would take longer on the CPU than the compile: running it on the GPU")
@@ -217,10 +217,13 @@ def cold_gpu() -> str | None:
     """The compute capability of the first GPU (e.g. ``"90"``) when the
     policy holds a new process's first calls back from it: the policy is
     ``"cpu"`` and ``frontier warmup`` has not stamped the kernel cache for
-    this GPU, this CuPy and this Frontier build. None when Frontier's
-    default device answers from the first call: policy ``"gpu"``, no GPU,
-    or a stamped cache. File tests only (no CuPy import, no CUDA context);
-    a warm-up this process ran is not seen (:func:`status` says).
+    this GPU, this CuPy and this Frontier build; ``""`` (not read) when the
+    cache holds no stamp for any GPU and the driver lists one. None when
+    Frontier's default device answers from the first call: policy
+    ``"gpu"``, no GPU, or a stamped cache. File tests only (no CuPy import,
+    no CUDA context; the driver is asked for the capability only where a
+    stamp exists to match); a warm-up this process ran is not seen
+    (:func:`status` says).
 
     Raises
     ------
@@ -229,6 +232,11 @@ def cold_gpu() -> str | None:
     """
     if policy() == "gpu":
         return None
+    version = first_use.cupy_version()
+    if version is None:
+        return None
+    if not first_use.stamped_any(version) and first_use.driver_lists_gpu():
+        return ""  # cold whatever its architecture: the warm-up child reads it
     gpu = first_use.first_gpu()
     return None if gpu is None or first_use.stamped() else gpu[0]
 
@@ -249,8 +257,10 @@ def _cold_choice(work: int) -> fr.Device:
     if work > max_work():
         _say_once(TOO_LARGE.format(work=work), "too large")
         return fr.get_device(None)
-    _say_once(MESSAGE.format(capability=_warm_up.capability, cache=first_use.cache_dir(),
-                             variable=POLICY_VARIABLE), "on the CPU")
+    stamp = f"no sm_{_warm_up.capability} stamp" if _warm_up.capability \
+        else "no stamp for any GPU"
+    _say_once(MESSAGE.format(stamp=stamp, cache=first_use.cache_dir(), variable=POLICY_VARIABLE),
+              "on the CPU")
     return fr.Device("cpu")
 
 
