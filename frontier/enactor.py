@@ -9,6 +9,7 @@ vertex data consistent; the primitive is the same class either way.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -162,14 +163,12 @@ def enact(
         graph's, so that ``to_dict`` keys it by node. Under
         ``devices="mpi"`` rank 0 gets the result and the other ranks ``None``.
     """
-    from .multi.distributed import DistributedGraph
-
-    if not isinstance(graph, (Graph, DistributedGraph)):
+    if not isinstance(graph, Graph) and not _is_distributed(graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     check_options(primitive, partition, duplication, communication, workers)
     check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
-    if workers == "processes" and (isinstance(graph, DistributedGraph) or is_mpi(devices)):
+    if workers == "processes" and (_is_distributed(graph) or is_mpi(devices)):
         raise ValueError("workers='processes' starts one process per device of a "
                          "frontier.Graph; devices='mpi' and distributed graphs already run "
                          "one process (or thread) per part: leave workers='threads'")
@@ -183,13 +182,21 @@ def enact(
     return result
 
 
+def _is_distributed(graph) -> bool:
+    """Whether ``graph`` is a :class:`~frontier.multi.distributed.DistributedGraph`,
+    without importing that module (and the multi-device package) for a
+    plain graph: an instance means its module is loaded."""
+    module = sys.modules.get("frontier.multi.distributed")
+    return module is not None and isinstance(graph, module.DistributedGraph)
+
+
 def _run(primitive, graph, *, devices, partition, partition_seed, duplication,
          communication, workers, max_iterations, limit, params) -> Result | None:
     """:func:`enact`'s run once its options are checked: on a distributed
     graph, under MPI, on several devices or on one."""
-    from .multi.distributed import DistributedGraph, enact_distributed
+    if _is_distributed(graph):
+        from .multi.distributed import enact_distributed
 
-    if isinstance(graph, DistributedGraph):
         return enact_distributed(primitive, graph, devices=devices, partition=partition,
                                  partition_seed=partition_seed, duplication=duplication,
                                  communication=communication, max_iterations=max_iterations,
