@@ -181,7 +181,7 @@ def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
     anything (an unweighted graph, read for ``weight="weight"``), one truth
     test per dict says so and nothing is read.
     """
-    if not any(data):  # every dict empty
+    if not any(data if keep is None else data[keep]):  # every dict empty (each touched once)
         return [default] * (len(data) if keep is None else int(np.count_nonzero(keep)))
     if plain:
         try:
