@@ -11,6 +11,8 @@ host work, launches and device time together, what a caller waits for).
     python benchmarks/ab.py --kronecker 14 --primitives bfs,sssp --rounds 30 \\
         --set frontier.operators.fused.DENSE_MIN_VERTICES=0
     python benchmarks/ab.py --grid 64 --primitives bfs --set frontier.kernels.edges.BLOCK_SCAN_MAX=0
+    python benchmarks/ab.py --kronecker 22 --primitives triangles --rounds 2 --peak \
+        --set primitives.triangles.PAIRS_PER_PIECE=16777216   # issue 32's names too
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import functools
 import importlib
 import statistics
 import time
 
-from primitive_calls import CALLS
+from primitive_calls import CALLS, MORE_CALLS
 
 import frontier as fr
+from frontier.bench.measure import peak_device_bytes
+
+ALL_CALLS = {**CALLS, **MORE_CALLS}
 
 
 def parse_variant(text: str) -> list[tuple[object, str, object]]:
@@ -71,6 +77,8 @@ def main() -> None:
     parser.add_argument("--device", default="cuda:0")
     parser.add_argument("--set", action="append", default=[], dest="variants",
                         metavar="MODULE.NAME=VALUE[,...]")
+    parser.add_argument("--peak", action="store_true",
+                        help="also each variant's peak device memory (one more call each)")
     args = parser.parse_args()
     device = fr.get_device(args.device)
     if args.kronecker is not None:
@@ -93,17 +101,24 @@ def main() -> None:
             shift = round_ % len(variants)
             for label, settings in variants[shift:] + variants[:shift]:
                 with applied(settings):
-                    seconds = timed_call(CALLS[name], graph, root, device)
+                    seconds = timed_call(ALL_CALLS[name], graph, root, device)
                 if round_:
                     times[name, label].append(seconds)
     print(f"{G}, root {root}, {args.rounds} rounds on {device.name}; median (min) ms per call")
     for name in names:
+        graph = weighted if name == "sssp" else G
         base = statistics.median(times[name, "defaults"])
         for label, _ in variants:
             runs = times[name, label]
             median = statistics.median(runs)
+            peak = ""
+            if args.peak:
+                with applied(settings):
+                    _, held = peak_device_bytes(
+                        device, functools.partial(ALL_CALLS[name], graph, root))
+                peak = f"  peak {held / 2**20:,.1f} MiB" if held is not None else ""
             print(f"  {name:9} {median * 1e3:9.3f} ({min(runs) * 1e3:8.3f})  "
-                  f"{median / base:5.2f}x  {label}")
+                  f"{median / base:5.2f}x  {label}{peak}")
 
 
 if __name__ == "__main__":
