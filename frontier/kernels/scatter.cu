@@ -1,6 +1,7 @@
 // Exact atomic minimum (maximum) for the general path's scatter_min, count_down's
-// decrements, and the multi-device merge of offered values on a GPU (no device read). (CuPy's minimum.at on float64 does not return
-// the exact double, which breaks the "which update won" test that follows it.)
+// decrements, and the multi-device merge of offered values on a GPU (no device
+// read). (CuPy's minimum.at on float64 does not return the exact double, which
+// breaks the "which update won" test that follows it.)
 
 template <bool Larger, typename T>
 __device__ __forceinline__ bool better(T value, T current) {

@@ -152,8 +152,8 @@ def count_down(counts, ids, *, where=None, to=0):
     reached : bool array aligned with ``ids``
         True at exactly one entry per vertex whose count was above ``to``
         before the call and is at or below it after; the entry whose
-        decrement found the count at ``to + 1`` (on the CPU, the first such
-        vertex's first entry counted down). So a vertex enters the output
+        decrement found the count at ``to + 1`` (on the CPU, the vertex's
+        first entry counted down). So a vertex enters the output
         frontier once, when its last dependency is counted, with no sort on
         a GPU (one atomic decrement per entry).
 
