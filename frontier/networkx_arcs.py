@@ -177,11 +177,11 @@ def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
     The dicts are taken and read :data:`READ_STEP` at a time, so that each
     is still in the CPU's cache when it is read: a graph whose dicts lie in
     memory in another order than its rows (NetworkX's generators build
-    such graphs) reads several times faster so. Where no dict holds
-    anything (an unweighted graph, read for ``weight="weight"``), one truth
-    test per dict says so and nothing is read.
+    such graphs) reads several times faster so. Where no plain dict holds
+    anything (an unweighted graph, read for ``weight="weight"``),
+    :func:`no_attributes` says so and nothing is read.
     """
-    if not any(data if keep is None else data[keep]):  # every dict empty (each touched once)
+    if plain and no_attributes(data, keep):
         return [default] * (len(data) if keep is None else int(np.count_nonzero(keep)))
     if plain:
         try:
@@ -189,6 +189,15 @@ def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
         except KeyError:
             pass
     return _read(data, methodcaller("get", name, default), keep)
+
+
+def no_attributes(data: np.ndarray, keep: np.ndarray | None = None) -> bool:
+    """Whether every edge data dict of ``data`` (those where ``keep`` is
+    true, if given) is empty: one truth test per dict, each touched once
+    (a dict is a cache miss: NetworkX's lie apart in memory). Reading an
+    absent attribute from a million dicts cost 0.12-0.2 s on the
+    development CPU; the test, about half that."""
+    return not any(data if keep is None else data[keep])
 
 
 #: edge data dicts that :func:`attribute_values` takes at a time

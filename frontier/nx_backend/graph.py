@@ -31,6 +31,7 @@ from frontier.networkx_arcs import (
     lengths,
     mirrored_arcs,
     neighbour_positions,
+    no_attributes,
     node_ids,
     plain_data,
     row_values,
@@ -271,7 +272,12 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # undirected storage); a view's two arcs are read, and compared, both.
     read_once = not directed and not two_sided
     plain = plain_data(graph)
+    # No edge holds any attribute (plain dicts): each kept edge has the defaults.
+    absent = bool(edge_attrs) and plain and no_attributes(data, keep if read_once else None)
     for attr, default in (edge_attrs or {}).items():
+        if absent:
+            weights[attr] = _edge_weights([default], None, attr, int(np.count_nonzero(keep)))
+            continue
         task.phase(f"reading edge attribute {attr!r}")
         values = attribute_values(data, attr, default, plain, keep if read_once else None)
         weights[attr] = _edge_weights(values, None if read_once else keep, attr)
@@ -333,9 +339,12 @@ def _adjacency(rows, nodes: list, degree: np.ndarray, neighbors: np.ndarray | No
     return Adjacency(offsets, neighbour_positions(rows, int(offsets[-1]), nodes, ids))
 
 
-def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeights:
+def _edge_weights(values: list, keep: np.ndarray | None, attr: str,
+                  repeat: int = 1) -> EdgeWeights:
     """Classify the values of one weight attribute, and pack those of the
-    ``keep`` arcs (each edge once; all of them when ``keep`` is None)."""
+    ``keep`` arcs (each edge once; all of them when ``keep`` is None).
+    ``repeat``: each of ``values`` stands for that many arcs in turn (one
+    default for every edge of a graph whose edges hold no attribute)."""
     kinds = set(map(type, values))
     if all(issubclass(k, _INTEGERS) for k in kinds):
         kind = "int"
@@ -349,6 +358,7 @@ def _edge_weights(values: list, keep: np.ndarray | None, attr: str) -> EdgeWeigh
                            f"edge attribute {attr!r} has a {odd.__name__} value, not a number")
     try:
         array = np.asarray(values, dtype=np.int64 if kind == "int" else np.float64)
+        array = array if repeat == 1 else np.repeat(array, repeat)
         array = array if keep is None else array[keep]
     except OverflowError:
         return EdgeWeights(None, kind, f"edge attribute {attr!r} has an integer beyond int64")
