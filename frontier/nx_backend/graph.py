@@ -275,8 +275,9 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # No edge holds any attribute (plain dicts): each kept edge has the defaults.
     absent = bool(edge_attrs) and plain and no_attributes(data, keep if read_once else None)
     for attr, default in (edge_attrs or {}).items():
-        if absent:
-            weights[attr] = _edge_weights([default], None, attr, int(np.count_nonzero(keep)))
+        if absent:  # (no edge at all: no value, as a list of none would give)
+            count = int(np.count_nonzero(keep))
+            weights[attr] = _edge_weights([default] if count else [], None, attr, count)
             continue
         task.phase(f"reading edge attribute {attr!r}")
         values = attribute_values(data, attr, default, plain, keep if read_once else None)
