@@ -177,12 +177,9 @@ def attribute_values(data: np.ndarray, name: str, default, plain: bool = True,
     The dicts are taken and read :data:`READ_STEP` at a time, so that each
     is still in the CPU's cache when it is read: a graph whose dicts lie in
     memory in another order than its rows (NetworkX's generators build
-    such graphs) reads several times faster so. Where no plain dict holds
-    anything (an unweighted graph, read for ``weight="weight"``),
-    :func:`no_attributes` says so and nothing is read.
+    such graphs) reads several times faster so. A caller that may read an
+    attribute no edge has asks :func:`no_attributes` first.
     """
-    if plain and no_attributes(data, keep):
-        return [default] * (len(data) if keep is None else int(np.count_nonzero(keep)))
     if plain:
         try:
             return _read(data, itemgetter(name), keep)
@@ -367,6 +364,8 @@ def _weights(data: np.ndarray, weight: str, plain: bool,
     array; those where ``keep`` is true, if given), 1 where it has none:
     int64 when every value is an integer, else float64. ``plain``: as for
     :func:`attribute_values`."""
+    if plain and no_attributes(data, keep):  # an unweighted graph: nothing to read
+        return np.ones(len(data) if keep is None else int(np.count_nonzero(keep)), np.int64)
     values = np.asarray(attribute_values(data, weight, 1, plain, keep))
     if values.dtype == object or values.dtype.kind not in "iuf":
         try:

@@ -73,7 +73,8 @@ class GreedyColoring(fr.Primitive):
 
     def step(self, frontier, iteration):
         """Colour the vertices of ``frontier`` whose earlier neighbours are all
-        coloured; the output frontier is their later neighbours, counted down."""
+        coloured; the output frontier is the later neighbours that this
+        made ready (their count of uncoloured earlier neighbours reached 0)."""
         color, pending = self.color, self.pending
         if iteration == 0:  # the owned vertices, once copies hold their owners' degrees
             def waits_for(src, dst, edge, weight):  # dst waits for src

@@ -68,8 +68,9 @@ class LabelPropagation(fr.Primitive):
         return frontier
 
     def update(self, vertices, write: bool):
-        """Prec-Max over ``vertices``' neighbours; ``write``: apply it, else
-        return which vertices are not settled (a mask over all slots).
+        """Prec-Max over ``vertices``' neighbours; ``write``: apply it (and
+        return None), else return which vertices are not settled (a mask
+        over all slots).
 
         The advance hands the functor whole vertices a batch (its
         ``chunk_edges``), so each batch is decided on its own and no array
@@ -77,7 +78,7 @@ class LabelPropagation(fr.Primitive):
         60.5 GB on Kronecker 24 when the batches were grouped after the
         advance. A batch that writes changes no label another batch reads:
         the vertices of a class are not neighbours."""
-        unsettled = self.xp.zeros(len(self.labels), bool)
+        unsettled = None if write else self.xp.zeros(len(self.labels), bool)
 
         def prec_max(src, dst, edge, weight):
             best, largest, moves = self.most_frequent(src, dst)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fnmatch
 import functools
 import hashlib
 import importlib.util
@@ -83,8 +84,12 @@ def build_id() -> str:
 def stamp_path(compute_capability: str, cupy_version: str) -> str:
     """The stamp of a warm-up for GPUs of ``compute_capability`` (CuPy's
     spelling, ``"90"`` for sm_90) with CuPy ``cupy_version``."""
-    name = f"sm{compute_capability}-cupy{cupy_version}-frontier{build_id()}.json"
-    return os.path.join(cache_dir(), STAMPS, name)
+    return os.path.join(cache_dir(), STAMPS, _stamp_name(compute_capability, cupy_version))
+
+
+def _stamp_name(compute_capability: str, cupy_version: str) -> str:
+    """A stamp's file name (``"*"`` for any compute capability: a pattern)."""
+    return f"sm{compute_capability}-cupy{cupy_version}-frontier{build_id()}.json"
 
 
 def stamps_kept() -> bool:
@@ -110,13 +115,11 @@ def write_stamp(compute_capability: str, cupy_version: str, summary: dict) -> st
 def stamped_any(cupy_version: str) -> bool:
     """Whether ``frontier warmup`` stamped the cache for any GPU with CuPy
     ``cupy_version`` and this Frontier build (a directory listing)."""
-    suffix = f"-cupy{cupy_version}-frontier{build_id()}.json"
     try:
         names = os.listdir(os.path.join(cache_dir(), STAMPS))
     except OSError:
         return False
-    return stamps_kept() and any(name.startswith("sm") and name.endswith(suffix)
-                                 for name in names)
+    return stamps_kept() and bool(fnmatch.filter(names, _stamp_name("*", cupy_version)))
 
 
 #: Where Linux's NVIDIA driver lists its GPUs, one directory each.

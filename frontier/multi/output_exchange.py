@@ -103,7 +103,7 @@ class OutputExchange(Exchange):
         self.ticket = None   # a scratch index per slot, for removing repeats
         self.own_marked = False
         self.slot_type = index_dtype(part.num_slots)
-        self.lagging = getattr(type(run), "copies_may_lag", False)  # no refreshes
+        self.lagging = type(run).copies_may_lag  # no refreshes
         if self.lagging:  # the checks then change the collectives: every rank or none
             self.checking = bool(communicator.allreduce(int(self.checking), "max"))
         # checking copies_may_lag: which changed slots get a refresh
