@@ -135,13 +135,20 @@ def test_adjacency_out_of_node_order_is_read_in_node_order(cls):
 @pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph])
 def test_graphs_without_edge_data_read_the_defaults(cls):
     """No edge holds anything (every data dict empty: the conversion reads
-    none of them), then one edge holds an attribute (all are read)."""
-    graph = nx.gnm_random_graph(30, 80, seed=1, directed=cls in (nx.DiGraph, nx.MultiDiGraph))
-    graph = cls(graph)
-    graph.add_edge(3, 3)
-    for edge_attrs in EDGE_ATTRS:
-        assert_converts_as_the_loop(graph, edge_attrs)
-    u, v = next(iter(graph.edges()))
-    graph.edges[(u, v, 0) if graph.is_multigraph() else (u, v)]["absent"] = 2
-    for edge_attrs in EDGE_ATTRS:
-        assert_converts_as_the_loop(graph, edge_attrs)
+    none of them), then one edge holds an attribute (all are read); nodes
+    that are the ids 0..n-1 in order, in another order (the ids' own path,
+    which reads neighbours as ints), and strings."""
+    generated = nx.gnm_random_graph(30, 80, seed=1,
+                                    directed=cls in (nx.DiGraph, nx.MultiDiGraph))
+    shuffled = cls()
+    shuffled.add_nodes_from(reversed(range(30)))
+    shuffled.add_edges_from(generated.edges())
+    for graph in (cls(generated), shuffled, nx.relabel_nodes(cls(generated), str)):
+        first = next(iter(graph))
+        graph.add_edge(first, first)  # a self loop
+        for edge_attrs in EDGE_ATTRS:
+            assert_converts_as_the_loop(graph, edge_attrs)
+        u, v = next(iter(graph.edges()))
+        graph.edges[(u, v, 0) if graph.is_multigraph() else (u, v)]["absent"] = 2
+        for edge_attrs in EDGE_ATTRS:
+            assert_converts_as_the_loop(graph, edge_attrs)

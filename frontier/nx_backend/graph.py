@@ -32,6 +32,7 @@ from frontier.networkx_arcs import (
     mirrored_arcs,
     neighbour_positions,
     no_attributes,
+    no_row_attributes,
     node_ids,
     plain_data,
     row_values,
@@ -222,29 +223,35 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     NetworkX's dicts are read with C-level iteration, no Python step per
     edge (:mod:`frontier.networkx_arcs`): one pass over the rows takes what
     each arc holds (its data dict, or a multigraph's key dict), from which
-    come the neighbours of an undirected graph (the partner arc holding the
-    same object) and the weights.
+    come the weights and the neighbours of an undirected graph whose nodes
+    are not the ids ``0..n-1`` (the partner arc holding the same object).
     """
     task.phase("numbering the nodes")
     nodes = list(graph)
     directed, multigraph = graph.is_directed(), graph.is_multigraph()
     task.phase("reading the adjacency")
     rows = _rows(graph._adj, nodes, multigraph)
-    # What each arc holds (its data dict, or a multigraph's key dict), where
-    # it is read: for weights, parallel edges, or an undirected graph's own
-    # dicts, whose arc in the other direction holds the same object.
+    # What each arc holds (its data dict, or a multigraph's key dict) is
+    # read for weights, parallel edges, or to pair the arcs of an undirected
+    # graph's own dicts (its arc in the other direction holds the same
+    # object), which gives each neighbour without a lookup. Nodes that are
+    # the ids 0..n-1 read their neighbours as ints instead, for less.
+    ids = node_ids(nodes)
     own_dicts = not directed and type(graph._adj) is dict and fresh_dicts(graph)
-    if own_dicts or edge_attrs or multigraph:
+    pair_arcs = own_dicts and (ids is None or multigraph)
+    plain = plain_data(graph)
+    # No edge holds any attribute (plain dicts), found without keeping the
+    # dicts where nothing else reads them: each kept edge has the defaults.
+    absent = bool(edge_attrs) and plain and not (pair_arcs or multigraph) \
+        and no_row_attributes(rows)
+    if pair_arcs or multigraph or (edge_attrs and not absent):
         degree, held = row_values(rows)
     else:
         degree, held = lengths(rows), None
     arc_src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree)
     # None where the dicts do not keep to that (a class sharing one dict).
-    mirrored = mirrored_arcs(held, arc_src, rows, nodes) if own_dicts else None
+    mirrored = mirrored_arcs(held, arc_src, rows, nodes) if pair_arcs else None
     partner, neighbors = (None, None) if mirrored is None else mirrored
-    # the nodes as ids 0..n-1, for the neighbour lookups (none where the
-    # partner arcs give every neighbour)
-    ids = node_ids(nodes) if neighbors is None or directed else None
     successors = _adjacency(rows, nodes, degree, neighbors, ids)
     if directed:
         task.phase("reading the predecessors")
@@ -271,9 +278,8 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # Each edge's value once where both arcs share one data dict (NetworkX's own
     # undirected storage); a view's two arcs are read, and compared, both.
     read_once = not directed and not two_sided
-    plain = plain_data(graph)
-    # No edge holds any attribute (plain dicts): each kept edge has the defaults.
-    absent = bool(edge_attrs) and plain and no_attributes(data, keep if read_once else None)
+    if held is not None:
+        absent = bool(edge_attrs) and plain and no_attributes(data, keep if read_once else None)
     for attr, default in (edge_attrs or {}).items():
         if absent:  # (no edge at all: no value, as a list of none would give)
             count = int(np.count_nonzero(keep))
