@@ -13,7 +13,8 @@ For each call (``nx.pagerank(G)``, ``nx.betweenness_centrality(G, k=16)``,
   CPU, while ``frontier warmup`` runs in the background
   (:mod:`frontier.nx_backend.cold_start`; ``--cold-start gpu`` turns that
   off and the first call compiles);
-* the background warm-up's seconds, and the next call once it has ended
+* the background warm-up's seconds, and the next call once it (and the
+  GPU's start in a thread of the caller's process) has ended
   (on the GPU, which loads the kernels it compiled);
 * Frontier's second call on the same graph (the converted graph is cached
   by NetworkX);
@@ -148,9 +149,10 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     from frontier.nx_backend import cold_start
 
     # A call the cold-start policy answers on the CPU imports no CuPy (the
-    # warm-up's child process does): import it here only for a GPU answer.
+    # warm-up's child process does, and a thread of this one after the
+    # call): import it here only where the call goes to the GPU at once.
     cupy = None
-    if cold_start.cold_gpu() is None:
+    if cold_start.policy() == "gpu":
         try:
             import cupy
         except ImportError:
@@ -189,7 +191,7 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     warm_up = cold_start.wait()  # until a background warm-up ends (at once if none)
     warm_up_s = cold_start.status()["warm_up_s"]
     start = time.perf_counter()
-    call(nx, G, backend="frontier")  # the next call, once a warm-up ended
+    call(nx, G, backend="frontier")  # the next call, once a warm-up and the GPU's start ended
     next_s = time.perf_counter() - start
     next_device = cold_start.status()["last_device"]
     networkx_s = agrees = None
@@ -300,7 +302,8 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
              f"Cold-start policy: FRONTIER_COLD_START={COLD_START['policy']}. Empty cache: the "
              "first call (the device that answered it), the background warm-up it started "
              "(`frontier warmup` in a child process), the next call once that ended; after "
-             "`frontier warmup`: the first call and the one after it.", "",
+             "`frontier warmup`: the first call and the one after it, once the GPU's start "
+             "in the background (after a first call answered on the CPU) ended.", "",
              "| call | NetworkX | Frontier first call, empty cache | background warm-up | "
              "next call | first call after `frontier warmup` | second call |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -310,7 +313,7 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
                      f"{_cell(empty, 'first_s', 'first_device')} | {_warm_up_cell(empty)} | "
                      f"{_cell(empty, 'next_s', 'next_device')} | "
                      f"{_cell(warm, 'first_s', 'first_device')} | "
-                     f"{_cell(warm, 'next_s')} |")
+                     f"{_cell(warm, 'next_s', 'next_device')} |")
     lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
               "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
               "the load into the GPU):", "",

@@ -95,9 +95,13 @@ def gpu(monkeypatch, tmp_path):
         yield tmp_path
 
 
-def fresh_process(monkeypatch) -> None:
-    """Forget what this process learnt of the GPU (a new process)."""
+def fresh_process(monkeypatch, gpu_started: bool = True) -> None:
+    """Forget what this process learnt of the GPU (a new process); unless
+    ``gpu_started`` is false, the process has started it (imported CuPy)."""
     monkeypatch.setattr(cold_start, "_warm_up", cold_start.WarmUp())
+    monkeypatch.setattr(cold_start, "_gpu_start", cold_start.GpuStart())
+    if gpu_started:
+        cold_start._gpu_start.state = "started"
     monkeypatch.setattr(cold_start, "_last", None)
 
 
@@ -124,6 +128,7 @@ def test_cold_gpu_answers_on_the_cpu_and_starts_one_warm_up(gpu, caplog):
         assert cold_start.choose(None, 1000) == THE_GPU
     assert cold_start.status() == {"policy": "cpu", "warm_up": "done",
                                    "warm_up_s": cold_start.status()["warm_up_s"],
+                                   "gpu_start": "started", "gpu_start_s": None,
                                    "last_device": THE_GPU.name}
     assert any("background warm-up done" in r.getMessage() and "3 kernels ready"
                in r.getMessage() for r in caplog.records)
@@ -135,6 +140,76 @@ def test_a_stamped_gpu_is_warm_from_the_first_call(gpu):
     assert Path(path).parent == gpu / first_use.STAMPS
     assert cold_start.choose(None, 1000) == THE_GPU
     assert starts == []
+
+
+def test_a_warm_gpu_not_started_answers_small_calls_on_the_cpu_and_starts(
+        gpu, monkeypatch, caplog):
+    """A stamped cache, but this process has not imported CuPy: a call of
+    at most START_MAX_WORK edge passes is answered on the CPU (said once),
+    the GPU starts in a background thread when the call ends, and calls go
+    to it once it has started."""
+    first_use.write_stamp(CAPABILITY, CUPY, {"kernels": 3})
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    monkeypatch.setattr(first_use, "driver_lists_gpu", lambda: True)
+    with caplog.at_level(logging.INFO, logger="frontier"):
+        assert cold_start.choose(None, cold_start.START_MAX_WORK) == fr.Device("cpu")
+        assert cold_start.choose(None, 1000) == fr.Device("cpu")
+    said = [r.getMessage() for r in caplog.records if "not started" in r.getMessage()]
+    assert len(said) == 1 and f"{cold_start.START_MAX_WORK:,} edge passes" in said[0]
+    assert cold_start.status()["gpu_start"] == "wanted"
+    # a larger call starts the GPU itself
+    assert cold_start.choose(None, cold_start.START_MAX_WORK + 1) == THE_GPU
+    cold_start.after_call()
+    assert cold_start.status()["gpu_start"] in ("starting", "started")
+    cold_start.wait(10)
+    assert cold_start.status()["gpu_start"] == "started"
+    assert cold_start.status()["gpu_start_s"] is not None
+    assert cold_start._gpu_start.error is None
+    assert cold_start.choose(None, 1000) == THE_GPU
+    assert starts == []  # warm: no warm-up
+
+
+def test_a_cold_gpu_starts_while_it_warms_up(gpu, monkeypatch):
+    """While the warm-up compiles, the GPU starts in this process after the
+    call, so that the first call after the warm-up finds it started."""
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    assert cold_start.choose(None, 1000) == fr.Device("cpu")
+    cold_start.after_call()
+    cold_start._gpu_start.thread.join(10)
+    assert cold_start.status()["gpu_start"] == "started"
+    finish_warm_up()
+    assert cold_start.choose(None, 1000) == THE_GPU
+
+
+def test_a_process_that_imported_cupy_or_sees_no_gpu_goes_to_the_default_device(
+        gpu, monkeypatch):
+    first_use.write_stamp(CAPABILITY, CUPY, {"kernels": 3})
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.setitem(sys.modules, "cupy", object())  # imported by the caller
+    assert cold_start.choose(None, 1000) == THE_GPU
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy")
+    monkeypatch.setattr(first_use, "driver_lists_gpu", lambda: False)  # no GPU listed
+    assert cold_start.choose(None, 1000) == THE_GPU
+    cold_start.after_call()
+    assert cold_start.status()["gpu_start"] == "not started"
+
+
+def test_a_backend_call_starts_the_gpu_after_answering_on_the_cpu(gpu, monkeypatch):
+    first_use.write_stamp(CAPABILITY, CUPY, {"kernels": 3})
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    monkeypatch.setattr(first_use, "driver_lists_gpu", lambda: None)  # cannot tell: may be
+    graph = ba_graph()
+    first = nx.pagerank(graph, backend="frontier")
+    assert cold_start.status()["last_device"] == "cpu"
+    cold_start.wait(10)
+    assert cold_start.status()["gpu_start"] == "started"
+    again = nx.pagerank(graph, backend="frontier")
+    assert cold_start.status()["last_device"] == THE_GPU.name
+    assert first == pytest.approx(again)
 
 
 def test_a_stamp_for_another_gpu_or_cupy_is_not_warm(gpu):
@@ -346,6 +421,21 @@ def test_a_generator_function_decides_when_it_runs(gpu):
     assert cold_start.status()["last_device"] == "cpu"
 
 
+def test_a_generator_function_starts_the_gpu_once_consumed(gpu, monkeypatch):
+    """A generator's runs choose their device after the call returned: the
+    GPU's start they ask for begins when the generator ends."""
+    first_use.write_stamp(CAPABILITY, CUPY, {"kernels": 3})
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    monkeypatch.setattr(first_use, "driver_lists_gpu", lambda: True)
+    components = nx.connected_components(ba_graph(), backend="frontier")
+    assert cold_start.status()["gpu_start"] == "not started"
+    assert len(list(components)) == 1
+    assert cold_start.status()["last_device"] == "cpu"
+    assert cold_start.status()["gpu_start"] in ("starting", "started")
+    cold_start.wait(10)
+
+
 def test_betweenness_counts_its_sources_as_passes(gpu, monkeypatch):
     G = ba_graph()  # 891 edges
     monkeypatch.setenv(cold_start.MAX_WORK_VARIABLE, str(891 * 10))
@@ -545,9 +635,12 @@ def test_an_empty_cache_answers_on_the_cpu_then_the_gpu(tmp_path):
     assert first["warm_up"] == "done" and first["stamped_after"] is True
     assert first["after"] == "cuda:0"
     assert first["first_agrees"] and first["second_agrees"] and first["after_agrees"]
-    again = run_fresh(tmp_path)  # a new process finds the stamp
-    assert again["stamped_before"] is True and again["first"] == "cuda:0"
-    assert again["first_agrees"] and again["warm_up"] == "warm"
+    # A new process finds the stamp: its first call is answered on the CPU
+    # while the GPU starts in the background, the call after the wait on it.
+    again = run_fresh(tmp_path)
+    assert again["stamped_before"] is True and again["first"] == "cpu"
+    assert again["warm_up"] == "warm" and again["after"] == "cuda:0"
+    assert again["first_agrees"] and again["after_agrees"]
 
 
 @pytest.mark.gpu

@@ -34,6 +34,14 @@ thread. A process that exits before the warm-up has finished stops it; the
 kernels compiled so far stay in CuPy's cache, so the next warm-up loads
 them and compiles the rest.
 
+A warm GPU that this process has not started yet (CuPy not imported)
+costs a first call about 1.3 s more (CuPy's import, CUDA's context, the
+graph's build there) than a small call takes on the CPU. So a call of at
+most :data:`START_MAX_WORK` edge passes is answered on the CPU meanwhile,
+and the GPU is started in a background thread when the call ends
+(:class:`GpuStart`, :func:`after_call`); so is it after a call answered on
+the CPU while the warm-up runs.
+
 Where the user names the device (``nx.config.backends.frontier.device`` or
 ``FRONTIER_DEVICE``) it is used as named, warm or not. ``FRONTIER_COLD_START
 =gpu`` switches the policy off: first calls then compile on the GPU.
@@ -70,10 +78,20 @@ MAX_WORK_VARIABLE = "FRONTIER_COLD_START_MAX_WORK"
 MAX_WORK = 50_000_000
 #: Seconds a process that exits waits for the warm-up it stops.
 STOP_WAIT_S = 5.0
+#: Edge passes above which a call goes to a warm GPU that this process has
+#: not started yet (CuPy not imported) rather than to the CPU. Starting it
+#: cost a first PageRank about 1.3 s more on an H200 host than its CPU
+#: answer took in all (importing CuPy 0.95 s, CUDA's start 0.13 s, the
+#: graph's build on the GPU 0.26 s more: docs/networkx-backend.md), about
+#: what 10 million edge passes take on the CPU.
+START_MAX_WORK = 10_000_000
 
 MESSAGE = ("kernels not compiled for this GPU yet ({stamp} of `frontier warmup` in "
            "{cache}): answering on the CPU, compiling in the background; the GPU "
            "answers once that is done ({variable}=gpu: compile in the call instead)")
+NOT_STARTED = ("the GPU is not started in this process yet: answering this call "
+               "({work:,} edge passes) on the CPU, starting the GPU after it; the GPU "
+               "answers once it has started ({variable}=gpu: start it in the call instead)")
 TOO_LARGE = ("kernels not compiled for this GPU yet, but this call ({work:,} edge passes) "
              "would take longer on the CPU than the compile: running it on the GPU")
 
@@ -186,8 +204,56 @@ class WarmUp:
                 self.process.wait()
 
 
+class GpuStart:
+    """This process's start of the GPU (importing CuPy, CUDA's context and
+    the default device's first allocation), in a background thread after a
+    call that :func:`choose` answered on the CPU because the GPU was cold or
+    not started: ``state`` is ``"not started"``, ``"wanted"`` (the call under
+    way asked for it), ``"starting"`` or ``"started"``."""
+
+    def __init__(self):
+        self.state = "not started"
+        self.thread: threading.Thread | None = None
+        self.seconds: float | None = None
+        self.error: BaseException | None = None
+
+    def started(self) -> bool:
+        """Whether a call may go to the GPU without starting it: this
+        thread has finished (or failed: the call then meets the error), or
+        the process imported CuPy itself."""
+        if self.state == "starting" and not self.thread.is_alive():
+            self.state = "started"
+        elif self.state != "starting" and "cupy" in sys.modules:
+            self.state = "started"
+        return self.state == "started"
+
+    def want(self) -> None:
+        """Ask for the start at the end of the call under way."""
+        if self.state == "not started":
+            self.state = "wanted"
+
+    def begin(self) -> None:
+        """Start the GPU in a background thread, if a call asked for it."""
+        if self.state == "wanted":
+            self.state = "starting"
+            self.thread = threading.Thread(target=self._start, name="frontier-gpu-start",
+                                           daemon=True)
+            self.thread.start()
+
+    def _start(self) -> None:
+        began = time.perf_counter()
+        try:
+            device = fr.get_device(None)
+            device.xp.empty(1)
+            device.synchronize()
+        except Exception as error:  # the next call meets it on the GPU
+            self.error = error
+        self.seconds = time.perf_counter() - began
+
+
 _lock = threading.Lock()
 _warm_up = WarmUp()
+_gpu_start = GpuStart()
 _last: str | None = None
 
 
@@ -253,15 +319,37 @@ def _cold_choice(work: int) -> fr.Device:
             _warm_up.start()
             state = _warm_up.state
     if state != "running":
-        return fr.get_device(None)
+        return _started_choice(work)
     if work > max_work():
         _say_once(TOO_LARGE.format(work=work), "too large")
         return fr.get_device(None)
+    _gpu_start.want()  # started meanwhile, the GPU answers as soon as the warm-up ends
     stamp = f"no sm_{_warm_up.capability} stamp" if _warm_up.capability \
         else "no stamp for any GPU"
     _say_once(MESSAGE.format(stamp=stamp, cache=first_use.cache_dir(), variable=POLICY_VARIABLE),
               "on the CPU")
     return fr.Device("cpu")
+
+
+def _started_choice(work: int) -> fr.Device:
+    """:func:`choose` on a warm GPU: the CPU for a call of at most
+    :data:`START_MAX_WORK` edge passes while this process has not started
+    the GPU (which :func:`after_call` then starts in the background), else
+    Frontier's default device. A machine whose driver lists no GPU, or
+    without CuPy, is left to the default device."""
+    if _gpu_start.started() or work > START_MAX_WORK or first_use.cupy_version() is None \
+            or first_use.driver_lists_gpu() is False:
+        return fr.get_device(None)
+    _gpu_start.want()
+    _say_once(NOT_STARTED.format(work=work, variable=POLICY_VARIABLE), "not started")
+    return fr.Device("cpu")
+
+
+def after_call() -> None:
+    """At the end of a backend call: start the GPU in the background if
+    the call was answered on the CPU because the GPU was not started."""
+    with _lock:
+        _gpu_start.begin()
 
 
 def _say_once(message: str, what: str) -> None:
@@ -273,24 +361,33 @@ def _say_once(message: str, what: str) -> None:
 
 
 def status() -> dict:
-    """``{"policy", "warm_up", "warm_up_s", "last_device"}``: the policy, the
-    background warm-up's state (:class:`WarmUp`), its seconds once ended,
-    and the device the backend chose last (None before any choice)."""
+    """``{"policy", "warm_up", "warm_up_s", "gpu_start", "gpu_start_s",
+    "last_device"}``: the policy, the background warm-up's state
+    (:class:`WarmUp`) and its seconds once ended, the GPU's start in this
+    process (:class:`GpuStart`) and its seconds once ended, and the device
+    the backend chose last (None before any choice)."""
     with _lock:
         state = _warm_up.poll()
+        _gpu_start.started()  # brings its state up to date
         return {"policy": policy(), "warm_up": state, "warm_up_s": _warm_up.seconds,
+                "gpu_start": _gpu_start.state, "gpu_start_s": _gpu_start.seconds,
                 "last_device": _last}
 
 
 def wait(timeout: float | None = None) -> str:
     """Wait up to ``timeout`` seconds (None: as long as it takes) for the
-    background warm-up to end; its state then. Backend calls in other
-    threads are not held up meanwhile."""
+    background warm-up, and the GPU's start, to end; the warm-up's state
+    then. Backend calls in other threads are not held up meanwhile."""
+    began = time.perf_counter()
     process = _warm_up.process
     if process is not None:
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
             pass
+    thread = _gpu_start.thread
+    if thread is not None:
+        thread.join(None if timeout is None
+                    else max(0.0, timeout - (time.perf_counter() - began)))
     with _lock:
         return _warm_up.poll()

@@ -25,6 +25,7 @@ from . import (
     calls,
     centrality,
     clustering,
+    cold_start,
     community,
     components,
     cores,
@@ -125,6 +126,7 @@ def _counted(name: str, function):
         finally:
             if ran:
                 calls.record_call(name)
+            cold_start.after_call()
 
     return run
 
@@ -138,6 +140,7 @@ def _each_on_graph_devices(generator):
             try:
                 item = next(generator)
             except StopIteration:
+                cold_start.after_call()  # its runs chose their devices after the call
                 return
         yield item
 
