@@ -234,16 +234,20 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # What each arc holds (its data dict, or a multigraph's key dict) is
     # read for weights, parallel edges, or to pair the arcs of an undirected
     # graph's own dicts (its arc in the other direction holds the same
-    # object), which gives each neighbour without a lookup. Nodes that are
-    # the ids 0..n-1 read their neighbours as ints instead, for less.
+    # object), which gives each neighbour without a lookup. Where nothing
+    # else needs the dicts, nodes that are the ids 0..n-1 read their
+    # neighbours as ints instead: one pass over the neighbour objects
+    # rather than over the dicts and a table of their addresses (where the
+    # dicts are read anyway, the ints would be a second pass of cache misses).
     ids = node_ids(nodes)
-    own_dicts = not directed and type(graph._adj) is dict and fresh_dicts(graph)
-    pair_arcs = own_dicts and (ids is None or multigraph)
     plain = plain_data(graph)
     # No edge holds any attribute (plain dicts), found without keeping the
-    # dicts where nothing else reads them: each kept edge has the defaults.
-    absent = bool(edge_attrs) and plain and not (pair_arcs or multigraph) \
-        and no_row_attributes(rows)
+    # dicts: each kept edge has the defaults.
+    ints = ids is not None and not multigraph and \
+        (not edge_attrs or (plain and no_row_attributes(rows)))
+    absent = bool(edge_attrs) and ints
+    own_dicts = not directed and type(graph._adj) is dict and fresh_dicts(graph)
+    pair_arcs = own_dicts and not ints
     if pair_arcs or multigraph or (edge_attrs and not absent):
         degree, held = row_values(rows)
     else:
