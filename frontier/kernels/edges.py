@@ -83,7 +83,8 @@ def edges_of(graph, ids=None, *, incoming: bool = False, total: int | None = Non
         ends = np.cumsum(offsets[ids + 1] - offsets[ids])
     elif len(ids) <= BLOCK_SCAN_MAX:
         ends = graph.xp.empty(len(ids), dtype=np.int64)
-        kernel("degree_scan", ids.dtype)((1,), (256,), (offsets, ids, np.int64(len(ids)), ends))
+        kernel("degree_scan", ids.dtype)((1,), (256,), (offsets, ids, np.int64(len(ids)),
+                                                       pointer(None), np.int64(1), ends))
     else:
         degrees = graph.xp.empty(len(ids), dtype=np.int64)
         kernel("list_degrees", ids.dtype)((grid_for(len(ids)),), (256,), (

@@ -73,7 +73,7 @@ _DISTANCE = ("float", "double")
 _TRAVERSAL = tuple(
     [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
-    + [f"claim_pull_hubs<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"claim_pull_hub_chunks<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_small<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_push_dense<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_levels<{v}, {p}>" for v in _VERTEX for p in _VERTEX]

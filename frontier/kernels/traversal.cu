@@ -50,14 +50,18 @@ __global__ void tile_starts(const long long* ends, long long count, long long to
 // (CuPy takes a gather, a subtraction and a scan of several kernels). Each
 // thread sums SCAN_ITEMS consecutive degrees; a block-wide scan of those
 // sums places them; a carry runs from one chunk of the list to the next.
+// With `counted`, the list's length is read from there (a kernel before
+// wrote it; `count` is then unused); with `unit` > 1 a vertex counts
+// ceil(degree / unit) (the pull's hubs: chunks of in-edges).
 #define SCAN_ITEMS 16
 template <typename V>
 __global__ void degree_scan(const long long* offsets, const V* vertices, long long count,
-                            long long* ends) {
+                            const u64* counted, long long unit, long long* ends) {
     const int WARPS = TILE_THREADS / 32;
     __shared__ long long s_warp[WARPS];
     __shared__ long long s_carry;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (counted) count = (long long)*counted;
     if (threadIdx.x == 0) s_carry = 0;
     for (long long base = 0; base < count; base += (long long)TILE_THREADS * SCAN_ITEMS) {
         long long first = base + (long long)threadIdx.x * SCAN_ITEMS;
@@ -66,7 +70,8 @@ __global__ void degree_scan(const long long* offsets, const V* vertices, long lo
         for (int k = 0; k < SCAN_ITEMS; ++k) {
             if (first + k < count) {
                 V v = vertices[first + k];
-                sum += offsets[v + 1] - offsets[v];
+                long long degree = offsets[v + 1] - offsets[v];
+                sum += unit > 1 ? (degree + unit - 1) / unit : degree;
             }
             running[k] = sum;
         }
@@ -468,24 +473,40 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
     }
 }
 
-// BFS pull for the hubs claim_pull set aside: their in-edges, spread over the
-// grid (for_each_edge over the CSC). The first edge from the frontier to claim
-// a hub wins; once a hub has its label, its other edges are skipped.
+// BFS pull for the hubs claim_pull set aside (their number in *hub_count),
+// with no read on the host: each hub's in-edges are cut into chunks of
+// `chunk`, chunk_ends is the inclusive scan of the chunks per hub
+// (degree_scan with unit = chunk), and the blocks of a fixed grid take the
+// chunks in turn, so a hub's edges spread over the grid. The first edge
+// from the frontier to claim a hub wins; once a hub has its label, its
+// other edges are skipped (each thread looks before each edge).
 template <typename V, typename P>
-__global__ void claim_pull_hubs(const long long* in_offsets, const V* in_sources,
-                                const V* hubs, const long long* ends, long long count,
-                                long long total, const long long* tile_first,
-                                const unsigned int* active, int* labels, int value,
-                                P* predecessor, bool* out) {
-    for_each_edge(in_offsets, hubs, ends, count, total, tile_first,
-                  [&](bool valid, long long, V hub, long long edge) {
-        if (!valid || labels[hub] != -1) return;
-        V src = in_sources[edge];
-        if (((active[src >> 5] >> (src & 31)) & 1u) && atomicCAS(labels + hub, -1, value) == -1) {
-            if (predecessor) predecessor[hub] = (P)src;
-            out[hub] = true;
+__global__ void claim_pull_hub_chunks(const long long* in_offsets, const V* in_sources,
+                                      const V* hubs, const u64* hub_count,
+                                      const long long* chunk_ends, long long chunk,
+                                      const unsigned int* active, int* labels, int value,
+                                      P* predecessor, bool* out) {
+    __shared__ long long s_hub;
+    long long count = (long long)*hub_count;
+    long long chunks = count ? chunk_ends[count - 1] : 0;
+    for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
+        __syncthreads();  // every thread has read s_hub of the last chunk
+        if (threadIdx.x == 0) s_hub = segment_of(chunk_ends, count, c);
+        __syncthreads();
+        long long h = s_hub;
+        V hub = hubs[h];
+        long long begin = in_offsets[hub] + (c - (h ? chunk_ends[h - 1] : 0)) * chunk;
+        long long end = min(in_offsets[hub + 1], begin + chunk);
+        for (long long edge = begin + threadIdx.x; edge < end && labels[hub] == -1;
+             edge += blockDim.x) {
+            V src = in_sources[edge];
+            if (((active[src >> 5] >> (src & 31)) & 1u) &&
+                atomicCAS(labels + hub, -1, value) == -1) {
+                if (predecessor) predecessor[hub] = (P)src;
+                out[hub] = true;
+            }
         }
-    });
+    }
 }
 
 // Atomic minimum of a float or double of either sign, on its bit pattern;

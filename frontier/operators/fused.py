@@ -19,7 +19,7 @@ import numpy as np
 from ..frontier import Frontier, as_frontier
 from ..kernels import workspace
 from ..kernels.edges import edges_of, vertex_ids
-from ..kernels.module import NULL, grid_for, kernel, pointer, supported
+from ..kernels.module import NULL, grid_for, kernel, pointer, resident_blocks, supported
 from ..replay import claim_batch
 
 # A push level expanding at least n / LARGE_LEVEL edges uses a visited bitmap
@@ -39,13 +39,15 @@ SMALL_MAX_DEGREE = 64
 SMALL_MAX_EDGES = 1 << 16
 # A pull candidate with at most WARP_PULL_MIN in-edges is scanned by one
 # thread, with at most HUB_PULL_MIN by a warp, 32 in-edges a round; a hub
-# with more has its in-edges spread over the whole grid (claim_pull_hubs).
+# with more has its in-edges spread over the whole grid in chunks of
+# HUB_CHUNK (claim_pull_hub_chunks).
 # DOBFS from the hub on one H200 (benchmarks/ab.py, 2026-11-24): warp scans
 # from 32, 128 and 1024 in-edges up took 1.04x, 1.00x, 1.00x the time of no
 # warp scans at Kronecker 24, 1.10x, 1.04x, 1.01x at 26 (Kronecker's
 # candidates mostly find a parent in their first few in-edges).
 WARP_PULL_MIN = 1024
 HUB_PULL_MIN = 1 << 14
+HUB_CHUNK = 2048
 # A replayed BFS step (frontier.replay) runs its levels in kernels of their
 # own while they are small. On a graph whose out-degrees are at most
 # SMALL_MAX_DEGREE, a frontier vertex's edges go to `width` threads (the
@@ -416,11 +418,13 @@ def _levels_grid(function) -> int:
 
 def _claim_pull(graph, frontier: Frontier, functor, among, active=None,
                 skip=None) -> Frontier:
-    """Pull: one kernel over the candidates, then one over the in-edges of
-    the hubs it set aside, if any. One device read (the hub count); the
-    output's size is counted when it is first asked for, by the compaction
-    that makes its ids. ``active``: the frontier's bitmap, if known;
-    ``skip``: vertices to pass by, if known."""
+    """Pull: one kernel over the candidates, then a one-block scan of the
+    chunks of in-edges of the hubs it set aside and one kernel over those
+    chunks, each reading the hub count on the device: no device read here;
+    the output's size is counted when it is first asked for, by the
+    compaction that makes its ids (or the direction rule's tally).
+    ``active``: the frontier's bitmap, if known; ``skip``: vertices to pass
+    by, if known."""
     n = graph.num_vertices
     in_edges = graph.in_edges()
     among_mask = None if among is None else as_frontier(among, n, graph.device).mask
@@ -439,11 +443,13 @@ def _claim_pull(graph, frontier: Frontier, functor, among, active=None,
         in_edges.offsets, in_edges.sources, np.int64(n), pointer(among_mask), pointer(skip),
         active, np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN), functor.labels,
         np.int32(functor.value), pointer(predecessor), out, hubs, hub_count))
-    found_hubs = workspace.read_counter(hub_count)
-    if found_hubs:
-        edges_of(graph, hubs[:found_hubs], incoming=True).launch(
-            "claim_pull_hubs", types, active, functor.labels, np.int32(functor.value),
-            pointer(predecessor), out)
+    chunk_ends = graph.xp.empty(len(hubs), dtype=np.int64)
+    kernel("degree_scan", graph.columns.dtype)((1,), (256,), (
+        in_edges.offsets, hubs, np.int64(len(hubs)), hub_count, np.int64(HUB_CHUNK),
+        chunk_ends))
+    kernel("claim_pull_hub_chunks", *types)((resident_blocks(),), (256,), (
+        in_edges.offsets, in_edges.sources, hubs, hub_count, chunk_ends, np.int64(HUB_CHUNK),
+        active, functor.labels, np.int32(functor.value), pointer(predecessor), out))
     return Frontier(n, graph.device, mask=out)
 
 
