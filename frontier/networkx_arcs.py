@@ -82,11 +82,22 @@ def networkx_arcs(graph, weight: str | None):
     ids = node_ids(nodes)
     labels = None if ids is not None else nodes
     rows = _rows(graph, nodes, labels is None)
+    own_dicts = isinstance(graph._adj, dict) and fresh_dicts(graph)
+    if labels is None and not graph.is_multigraph() and (graph.is_directed() or own_dicts) \
+            and (weight is None or (plain_data(graph) and no_row_attributes(rows))):
+        # Nodes that are ids, and no edge data to read: the neighbours as
+        # ints, each undirected edge in the rows of both its ends (a self
+        # loop in one), as the graph's own dicts hold it.
+        degree = lengths(rows)
+        src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
+        dst = np.fromiter(chain.from_iterable(rows), np.int64, len(src))
+        weights = None if weight is None or not len(src) else np.ones(len(src), np.int64)
+        return labels, src, dst, weights, not graph.is_directed()
     degree, values = row_values(rows)
     count = len(values)
     src = np.repeat(np.arange(len(rows), dtype=np.int64), degree)
     mirrored = None  # each arc's partner in the other direction, and its neighbour
-    if not graph.is_directed() and isinstance(graph._adj, dict) and fresh_dicts(graph):
+    if not graph.is_directed() and own_dicts:
         mirrored = mirrored_arcs(values, src, rows, nodes if labels else range(len(rows)))
     if mirrored is not None:
         partner, dst = mirrored
