@@ -57,6 +57,12 @@ def neighbor_reduce(
         result = fused_neighbor_reduce(graph, functor, op, vertices, direction, identity)
         if result is not None:
             return result
+    else:
+        from .host_sums import host_neighbor_sum
+
+        result = host_neighbor_sum(graph, functor, op, vertices, direction, identity)
+        if result is not None:
+            return result
     if direction == "pull":
         in_edges = graph.in_edges()
         offsets, neighbours, edge_ids = in_edges.offsets, in_edges.sources, in_edges.edge_ids

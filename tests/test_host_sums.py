@@ -1,0 +1,73 @@
+"""Neighbour-value sums on the CPU through SciPy's sparse product
+(:mod:`frontier.operators.host_sums`) against the operator's general path,
+on random graphs: directed and undirected, unweighted and weighted (integer
+and float weights), every vertex or a list with repeats, float32 and
+float64 values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import edge_lists
+
+import frontier as fr
+from frontier.operators import host_sums
+
+
+def _general(monkeypatch, *args, **kwargs):
+    """``neighbor_reduce`` by its general path (SciPy's product switched off)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(host_sums, "scipy_csgraph", lambda: None)
+        return fr.neighbor_reduce(*args, **kwargs)
+
+
+@given(edges=edge_lists(max_vertices=40, max_edges=160), data=st.data())
+def test_sums_match_the_general_path(edges, data):
+    graph = fr.Graph.from_edges(edges.src, edges.dst, edges.weights, edges.num_vertices,
+                                edges.directed, device="cpu")
+    n = graph.num_vertices
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    dtype = data.draw(st.sampled_from([np.float32, np.float64]))
+    values = rng.uniform(-1, 1, n).astype(dtype)
+    pull = data.draw(st.booleans())
+    weighted = data.draw(st.booleans())
+    functor = (fr.functors.SourceValue if pull else fr.functors.DestinationValue)(
+        values, weighted=weighted)
+    vertices = data.draw(st.sampled_from([None, "list", "mask"]))
+    if vertices == "list":
+        vertices = rng.integers(0, n, rng.integers(0, 2 * n + 1))
+    elif vertices == "mask":
+        vertices = fr.Frontier.from_mask(rng.random(n) < 0.5)
+    direction = "pull" if pull else "push"
+    with pytest.MonkeyPatch.context() as patch:
+        expected = _general(patch, graph, functor, "sum", vertices=vertices,
+                            direction=direction)
+    found = fr.neighbor_reduce(graph, functor, "sum", vertices=vertices, direction=direction)
+    assert found.dtype == expected.dtype and found.shape == expected.shape
+    tolerance = 1e-5 if found.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(found, expected, rtol=tolerance, atol=tolerance * 50)
+
+
+def test_other_reductions_and_functors_take_the_general_path():
+    graph = fr.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True, device="cpu")
+    values = np.array([1.0, 2.0, 3.0])
+    source = fr.functors.SourceValue(values)
+    assert host_sums.host_neighbor_sum(graph, source, "max", None, "pull", None) is None
+    assert host_sums.host_neighbor_sum(graph, source, "sum", None, "push", None) is None
+    assert host_sums.host_neighbor_sum(graph, source, "sum", None, "pull", 1.0) is None
+    integers = fr.functors.SourceValue(np.arange(3))
+    assert host_sums.host_neighbor_sum(graph, integers, "sum", None, "pull", None) is None
+    assert host_sums.host_neighbor_sum(graph, source, "sum", None, "pull", None).tolist() \
+        == [3.0, 1.0, 2.0]
+
+
+def test_a_graph_keeps_its_matrix_until_its_arrays_change():
+    graph = fr.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], device="cpu")
+    first = host_sums._matrix(graph, True, graph.weights)
+    assert host_sums._matrix(graph, True, graph.weights) is first
+    assert host_sums._matrix(graph, True, None) is not first  # unweighted: another
+    graph.weights = graph.weights * 2
+    changed = host_sums._matrix(graph, True, graph.weights)
+    assert changed is not first and sorted(changed.data.tolist()) == [2.0, 2.0, 4.0, 4.0, 6.0, 6.0]
