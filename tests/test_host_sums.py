@@ -1,10 +1,12 @@
-"""Neighbour-value sums on the CPU through SciPy's sparse product
-(:mod:`frontier.operators.host_sums`) against the operator's general path,
-on random graphs: directed and undirected, unweighted and weighted (integer
-and float weights), every vertex or a list with repeats, float32 and
-float64 values."""
+"""Neighbour-value sums on the CPU (:mod:`frontier.operators.host_sums`):
+SciPy's sparse product and the NumPy pass, each against the operator's
+general path, on random graphs: directed and undirected, unweighted and
+weighted (integer and float weights), every vertex or a list with repeats,
+float32 and float64 values."""
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 import pytest
@@ -17,14 +19,15 @@ from frontier.operators import host_sums
 
 
 def _general(monkeypatch, *args, **kwargs):
-    """``neighbor_reduce`` by its general path (SciPy's product switched off)."""
+    """``neighbor_reduce`` by its general path (this module switched off)."""
     with monkeypatch.context() as patch:
-        patch.setattr(host_sums, "scipy_csgraph", lambda: None)
+        patch.setattr(host_sums, "host_neighbor_sum", lambda *args: None)
         return fr.neighbor_reduce(*args, **kwargs)
 
 
+@pytest.mark.parametrize("scipy", [True, False], ids=["scipy", "numpy"])
 @given(edges=edge_lists(max_vertices=40, max_edges=160), data=st.data())
-def test_sums_match_the_general_path(edges, data):
+def test_sums_match_the_general_path(scipy, edges, data):
     graph = fr.Graph.from_edges(edges.src, edges.dst, edges.weights, edges.num_vertices,
                                 edges.directed, device="cpu")
     n = graph.num_vertices
@@ -44,13 +47,31 @@ def test_sums_match_the_general_path(edges, data):
     with pytest.MonkeyPatch.context() as patch:
         expected = _general(patch, graph, functor, "sum", vertices=vertices,
                             direction=direction)
-    found = fr.neighbor_reduce(graph, functor, "sum", vertices=vertices, direction=direction)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(host_sums, "use_scipy", lambda graph: scipy)
+        found = fr.neighbor_reduce(graph, functor, "sum", vertices=vertices,
+                                   direction=direction)
     assert found.dtype == expected.dtype and found.shape == expected.shape
-    tolerance = 1e-5 if found.dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(found, expected, rtol=tolerance, atol=tolerance * 50)
+    if scipy:  # another order of additions
+        tolerance = 1e-5 if found.dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(found, expected, rtol=tolerance, atol=tolerance * 50)
+    else:  # the general path's additions
+        np.testing.assert_array_equal(found, expected)
 
 
-def test_other_reductions_and_functors_take_the_general_path():
+def test_scipy_is_imported_for_large_graphs_only(monkeypatch):
+    small = fr.Graph.from_edges([0, 1], [1, 2], device="cpu")
+    monkeypatch.delitem(sys.modules, "scipy.sparse", raising=False)
+    assert not host_sums.use_scipy(small)
+    monkeypatch.setattr(host_sums, "SCIPY_IMPORT_ARCS", 4)
+    assert host_sums.use_scipy(small)  # 4 arcs
+    monkeypatch.setattr(host_sums, "SCIPY_IMPORT_ARCS", 5)
+    monkeypatch.setitem(sys.modules, "scipy.sparse", object())  # loaded by someone
+    assert host_sums.use_scipy(small)
+
+
+def test_other_reductions_and_functors_take_the_general_path(monkeypatch):
+    monkeypatch.setattr(host_sums, "use_scipy", lambda graph: True)
     graph = fr.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True, device="cpu")
     values = np.array([1.0, 2.0, 3.0])
     source = fr.functors.SourceValue(values)

@@ -1,28 +1,45 @@
-"""Neighbour-value sums on the CPU: SciPy's sparse matrix-vector product.
+"""Neighbour-value sums on the CPU as one pass over the arcs.
 
 ``neighbor_reduce(G, SourceValue(x), "sum")`` (PageRank's pull, HITS,
 eigenvector, Katz) and ``neighbor_reduce(G, DestinationValue(x), "sum",
 direction="push")`` (betweenness's dependencies) sum a neighbour's value
 over each vertex's edges: a sparse matrix-vector product. The general path
-expands the edges, gathers a value per edge and reduces the segments, four
-passes over the arcs in NumPy; SciPy's CSR product makes one, in compiled
-code, without a value per edge (7x faster over every vertex of a
-Barabasi-Albert graph of a million edges, 5x over a list of vertices, on the
-development CPU). The GPU's counterpart is the fused ``gather_sum`` kernel.
+expands the edges, hands them to the functor in batches and reduces the
+segments: four passes over the arcs in NumPy and Python work per batch
+(28 ms over every vertex of a Barabasi-Albert graph of a million edges on
+the development CPU). Here:
 
-The sums may differ from the general path's in the last bits (another order
-of additions). SciPy is optional: without it the general path runs.
+* SciPy's CSR product (4 ms there; 1.0 ms against 5.5 over 20,000 of its
+  vertices), where SciPy's sparse module is loaded already or the graph
+  has at least :data:`SCIPY_IMPORT_ARCS` arcs: its import costs 0.25-0.35 s
+  (more than a first PageRank's whole run on the CPU), which a few products
+  repay only on a large graph;
+* otherwise a gather of the neighbours' values (over a list of vertices,
+  their rows' arcs first) and ``np.add.reduceat`` over the rows: 10 ms
+  there, the general path's sums exactly.
+
+SciPy's sums may differ from the general path's in the last bits (another
+order of additions). The GPU's counterpart is the fused ``gather_sum``
+kernel.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import sys
 import weakref
 
 import numpy as np
 
 from ..frontier import as_frontier
 from ..graph import INT32_MAX
-from .host_levels import scipy_csgraph
+from ..ranges import concatenated_ranges
+
+#: Arcs from which a sum imports SciPy's sparse module where nothing has:
+#: each product there is about 50 ms faster than the NumPy pass (12 ns an
+#: arc on the development CPU), so a few repay the import.
+SCIPY_IMPORT_ARCS = 1 << 22
 
 #: graph -> {(pull, weighted): (columns, offsets, weights, matrix)}: a
 #: graph's matrices, kept while its arrays are the same
@@ -32,36 +49,75 @@ _MATRICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
     """:func:`~frontier.neighbor_reduce`'s result for a neighbour's value
     summed over each vertex's edges on the CPU (float32 or float64 values),
-    or ``None`` where this does not apply (another functor or reduction, or
-    no SciPy)."""
+    or ``None`` where the general path runs (another functor or reduction,
+    or no arc at all)."""
     kind = getattr(functor, "fused", None)
     if not ((kind == "source_value" and direction == "pull")
             or (kind == "destination_value" and direction == "push")):
         return None
     values = functor.values
     if op != "sum" or identity not in (None, 0) or values.dtype not in (np.float32, np.float64) \
-            or scipy_csgraph() is None:
+            or len(graph.columns) == 0:  # no edge: the general path's result type (its dtype)
         return None
     weights = graph.weights if functor.weighted else None
-    matrix = _matrix(graph, direction == "pull", weights)
-    if vertices is not None:
-        matrix = matrix[as_frontier(vertices, graph.num_vertices, graph.device).ids]
-    if matrix.nnz == 0:  # no edge at all: the general path's result type (its dtype)
-        return None
     # the general path's type: the values', times the weights' where weighted
-    kind = values.dtype if weights is None else np.result_type(values.dtype, weights.dtype)
-    return (matrix @ values).astype(kind, copy=False)
+    result_type = values.dtype if weights is None \
+        else np.result_type(values.dtype, weights.dtype)
+    if use_scipy(graph):
+        matrix = _matrix(graph, direction == "pull", weights)
+        if vertices is not None:
+            matrix = matrix[as_frontier(vertices, graph.num_vertices, graph.device).ids]
+        if matrix.nnz == 0:
+            return None
+        return (matrix @ values).astype(result_type, copy=False)
+    offsets, columns, edge_ids = _arcs(graph, direction == "pull")
+    if vertices is None:
+        starts, lengths, arcs = offsets[:-1], np.diff(offsets), None
+    else:
+        ids = as_frontier(vertices, graph.num_vertices, graph.device).ids
+        starts, lengths = offsets[ids], offsets[ids + 1] - offsets[ids]
+        arcs = concatenated_ranges(starts, lengths)
+        starts = np.cumsum(lengths) - lengths  # each row's first arc among ``arcs``
+    if not lengths.any():
+        return None
+    gathered = values[columns if arcs is None else columns[arcs]]
+    if weights is not None:
+        edges = arcs if edge_ids is None else (edge_ids if arcs is None else edge_ids[arcs])
+        gathered = gathered * (weights if edges is None else weights[edges])
+    # the rows with arcs: each one's segment then ends where the next begins
+    rows = lengths > 0
+    sums = np.zeros(len(lengths), dtype=gathered.dtype)
+    sums[rows] = np.add.reduceat(gathered, starts[rows])
+    return sums.astype(result_type, copy=False)
+
+
+def use_scipy(graph) -> bool:
+    """Whether sums on ``graph`` take SciPy's product: SciPy is installed
+    and its sparse module loaded, or the graph has at least
+    :data:`SCIPY_IMPORT_ARCS` arcs."""
+    return _scipy_installed() and ("scipy.sparse" in sys.modules
+                                   or len(graph.columns) >= SCIPY_IMPORT_ARCS)
+
+
+@functools.cache
+def _scipy_installed() -> bool:
+    return importlib.util.find_spec("scipy") is not None
+
+
+def _arcs(graph, pull: bool):
+    """``(offsets, columns, edge ids)`` of the graph's in-edges (``pull``)
+    or out-edges (edge ids None: the arcs' own order)."""
+    if pull:
+        in_edges = graph.in_edges()
+        return in_edges.offsets, in_edges.sources, in_edges.edge_ids
+    return graph.offsets, graph.columns, None
 
 
 def _matrix(graph, pull: bool, weights):
     """The graph's out-edges (``pull``: its in-edges) as a SciPy CSR matrix
     whose entries are ``weights`` as float64 (their in-edge order for a
     pull), or 1 through a zero stride; kept for the graph's next sums."""
-    if pull:
-        in_edges = graph.in_edges()
-        offsets, columns, edge_ids = in_edges.offsets, in_edges.sources, in_edges.edge_ids
-    else:
-        offsets, columns, edge_ids = graph.offsets, graph.columns, None
+    offsets, columns, edge_ids = _arcs(graph, pull)
     kept = _MATRICES.setdefault(graph, {})
     found = kept.get((pull, weights is not None))
     if found is not None and found[0] is columns and found[1] is offsets and found[2] is weights:
