@@ -158,18 +158,19 @@ def main(argv: list[str] | None = None) -> int:
           "bound MB | pool GiB | iterations |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for scale in args.kronecker:
+        primitives = args.primitives.split(",")
         plain = fr.generators.kronecker(scale=scale, seed=args.seed, device=device)
+        # the weighted graph (SSSP's) only where SSSP runs: it is another graph's memory
         weighted = fr.generators.kronecker(scale=scale, seed=args.seed, weights=(1, 64),
-                                           device=device)
+                                           device=device) if "sssp" in primitives else None
         roots = pick_roots(plain, args.roots, args.seed)
         path = Path(args.results) / f"{date:%Y%m%dT%H%M%SZ}_shared-parts-kronecker-{scale}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         records, single = [], {}
-        primitives = args.primitives.split(",")
         # parts outermost, so that every primitive on a graph reuses its parts
         for parts, duplication in [(1, None), *((p, d) for p in args.parts
                                                  for d in args.duplication.split(","))]:
-            for graph in (plain, weighted):
+            for graph in filter(None, (plain, weighted)):
                 for primitive in primitives:
                     if (graph is weighted) != (primitive == "sssp"):
                         continue
