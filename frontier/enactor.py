@@ -62,19 +62,6 @@ def check_options(primitive: type[Primitive], partition, duplication, communicat
     declarations(primitive)
 
 
-def default_duplication(primitive: type[Primitive], graph) -> str:
-    """The ``duplication`` a run takes when the caller gives none:
-    ``"one_hop"`` for a primitive that declares ``dense_steps`` (each device
-    then receives refreshes only for its own vertices' neighbours, not for
-    every vertex: PageRank on 2 parts sharing an H100 at Kronecker 24 took
-    1.32x one part's time against 1.51x under ``"all"``), else ``"all"``,
-    which every traversal measured ran faster with (docs/multi-device.md).
-    A distributed graph's parts are built with ``"all"``."""
-    if primitive.dense_steps and not _is_distributed(graph):
-        return "one_hop"
-    return "all"
-
-
 ENACTOR_OPTIONS = ("devices", "partition", "partition_seed", "duplication", "communication",
                    "workers", "max_iterations", "memory_limit")
 
@@ -118,7 +105,7 @@ def enact(
     devices=None,
     partition=None,
     partition_seed: int = 0,
-    duplication: str | None = None,
+    duplication: str = "all",
     communication: str = "selective",
     workers: str = "threads",
     max_iterations: int | None = None,
@@ -143,11 +130,9 @@ def enact(
         How a multi-device run assigns vertices to devices (default ``"random"``).
     partition_seed : int
         Seed handed to the partitioner.
-    duplication : ``"all"``, ``"one_hop"`` or None
+    duplication : ``"all"`` or ``"one_hop"``
         Whether each device keeps a slot for every vertex, or only for its
         own vertices and their remote neighbours (docs/multi-device.md).
-        None: :func:`default_duplication` (``"one_hop"`` for a primitive
-        that declares ``dense_steps``, else ``"all"``).
     communication : ``"selective"`` or ``"broadcast"``
         Whether updates go only to the devices that hold the vertex, or to all.
     workers : ``"threads"`` or ``"processes"``
@@ -180,8 +165,6 @@ def enact(
     """
     if not isinstance(graph, Graph) and not _is_distributed(graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if duplication is None:
-        duplication = default_duplication(primitive, graph)
     check_options(primitive, partition, duplication, communication, workers)
     check_params(primitive, params)
     limit = resolve_memory_limit(memory_limit)
