@@ -306,6 +306,14 @@ def test_a_device_the_user_names_or_the_off_switch_is_used_as_is(gpu, monkeypatc
     expected = THE_GPU if how == "policy gpu" else fr.Device("cpu", 2)
     assert cold_start.choose(named, 1000) == expected
     assert starts == []
+    # a GPU this process has not started is not held back either
+    first_use.write_stamp(CAPABILITY, CUPY, {"kernels": 3})
+    fresh_process(monkeypatch, gpu_started=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    monkeypatch.setattr(first_use, "driver_lists_gpu", lambda: True)
+    assert cold_start.choose(named, 1000) == expected
+    cold_start.after_call()
+    assert cold_start.status()["gpu_start"] == "not started"
 
 
 def test_a_device_named_in_networkx_config_is_used_even_when_cold(gpu):
