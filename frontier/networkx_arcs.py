@@ -83,8 +83,8 @@ def networkx_arcs(graph, weight: str | None):
     labels = None if ids is not None else nodes
     rows = _rows(graph, nodes, labels is None)
     own_dicts = isinstance(graph._adj, dict) and fresh_dicts(graph)
-    if labels is None and not graph.is_multigraph() and (graph.is_directed() or own_dicts) \
-            and (weight is None or (plain_data(graph) and no_row_attributes(rows))):
+    if (graph.is_directed() or own_dicts) and neighbours_as_ints(graph, ids, rows,
+                                                                 weight is not None):
         # Nodes that are ids, and no edge data to read: the neighbours as
         # ints, each undirected edge in the rows of both its ends (a self
         # loop in one), as the graph's own dicts hold it.
@@ -206,6 +206,17 @@ def no_attributes(data: np.ndarray, keep: np.ndarray | None = None) -> bool:
     absent attribute from a million dicts cost 0.12-0.2 s on the
     development CPU; the test, about half that."""
     return not any(data if keep is None else data[keep])
+
+
+def neighbours_as_ints(graph, ids, rows: list, attributes: bool) -> bool:
+    """Whether a conversion can read the graph's arcs as its neighbours'
+    ints alone: the nodes are the ids ``0..n-1`` (``ids``, from
+    :func:`node_ids`), it is not a multigraph, and no edge dict needs
+    reading: no ``attributes`` are asked for, or the dicts are plain and
+    none holds one (:func:`no_row_attributes`). Where the dicts are read
+    anyway, reading the ints too would be a second pass of cache misses."""
+    return ids is not None and not graph.is_multigraph() and \
+        (not attributes or (plain_data(graph) and no_row_attributes(rows)))
 
 
 def no_row_attributes(rows: list) -> bool:

@@ -31,8 +31,8 @@ from frontier.networkx_arcs import (
     lengths,
     mirrored_arcs,
     neighbour_positions,
+    neighbours_as_ints,
     no_attributes,
-    no_row_attributes,
     node_ids,
     plain_data,
     row_values,
@@ -237,14 +237,12 @@ def _convert(graph, edge_attrs, preserve_graph_attrs: bool, task: LongTask) -> B
     # object), which gives each neighbour without a lookup. Where nothing
     # else needs the dicts, nodes that are the ids 0..n-1 read their
     # neighbours as ints instead: one pass over the neighbour objects
-    # rather than over the dicts and a table of their addresses (where the
-    # dicts are read anyway, the ints would be a second pass of cache misses).
+    # rather than over the dicts and a table of their addresses.
     ids = node_ids(nodes)
     plain = plain_data(graph)
-    # No edge holds any attribute (plain dicts), found without keeping the
-    # dicts: each kept edge has the defaults.
-    ints = ids is not None and not multigraph and \
-        (not edge_attrs or (plain and no_row_attributes(rows)))
+    ints = neighbours_as_ints(graph, ids, rows, bool(edge_attrs))
+    # with attributes asked for, none found (plain dicts), without keeping
+    # the dicts: each kept edge has the defaults
     absent = bool(edge_attrs) and ints
     own_dicts = not directed and type(graph._adj) is dict and fresh_dicts(graph)
     pair_arcs = own_dicts and not ints

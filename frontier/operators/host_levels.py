@@ -151,17 +151,26 @@ def _adjacency(graph, weights=None):
     graph's next search while its arrays stay the same). The offsets take
     the columns' dtype where the arcs fit it (int32), so that SciPy's
     csgraph copies neither; it writes to none of them."""
-    n, columns, offsets = graph.num_vertices, graph.columns, graph.offsets
+    columns, offsets = graph.columns, graph.offsets
     if weights is None:
         kept = _UNWEIGHTED.get(graph)
         if kept is not None and kept[0] is columns and kept[1] is offsets:
             return kept[2]
-    from scipy.sparse import csr_array
-
-    data = np.broadcast_to(np.float64(1), columns.shape) if weights is None \
-        else weights.astype(np.float64, copy=False)
-    index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
-    matrix = csr_array((data, columns, offsets.astype(index, copy=False)), shape=(n, n))
+    matrix = csr_matrix(graph.num_vertices, offsets, columns,
+                        None if weights is None else weights.astype(np.float64, copy=False))
     if weights is None:
         _UNWEIGHTED[graph] = (columns, offsets, matrix)
     return matrix
+
+
+def csr_matrix(n: int, offsets, columns, data=None):
+    """A SciPy CSR matrix over ``n`` vertices of the arcs ``offsets`` /
+    ``columns`` with the entries ``data`` (None: 1 on every arc, one value
+    read through a zero stride). The offsets take the columns' dtype where
+    the arcs fit it (int32), so that SciPy copies neither."""
+    from scipy.sparse import csr_array
+
+    if data is None:
+        data = np.broadcast_to(np.float64(1), columns.shape)
+    index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
+    return csr_array((data, columns, offsets.astype(index, copy=False)), shape=(n, n))

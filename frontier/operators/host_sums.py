@@ -33,8 +33,8 @@ import weakref
 import numpy as np
 
 from ..frontier import as_frontier
-from ..graph import INT32_MAX
 from ..ranges import concatenated_ranges
+from .host_levels import csr_matrix
 
 #: Arcs from which a sum imports SciPy's sparse module where nothing has:
 #: each product there is about 50 ms faster than the NumPy pass (12 ns an
@@ -75,7 +75,8 @@ def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
         starts, lengths, arcs = offsets[:-1], np.diff(offsets), None
     else:
         ids = as_frontier(vertices, graph.num_vertices, graph.device).ids
-        starts, lengths = offsets[ids], offsets[ids + 1] - offsets[ids]
+        starts = offsets[ids]
+        lengths = offsets[ids + 1] - starts
         arcs = concatenated_ranges(starts, lengths)
         starts = np.cumsum(lengths) - lengths  # each row's first arc among ``arcs``
     if not lengths.any():
@@ -122,14 +123,8 @@ def _matrix(graph, pull: bool, weights):
     found = kept.get((pull, weights is not None))
     if found is not None and found[0] is columns and found[1] is offsets and found[2] is weights:
         return found[3]
-    from scipy.sparse import csr_array
-
-    if weights is None:
-        data = np.broadcast_to(np.float64(1), columns.shape)
-    else:
-        data = (weights if edge_ids is None else weights[edge_ids]).astype(np.float64, copy=False)
-    index = columns.dtype if len(columns) <= INT32_MAX else offsets.dtype
-    n = graph.num_vertices
-    matrix = csr_array((data, columns, offsets.astype(index, copy=False)), shape=(n, n))
+    data = None if weights is None else \
+        (weights if edge_ids is None else weights[edge_ids]).astype(np.float64, copy=False)
+    matrix = csr_matrix(graph.num_vertices, offsets, columns, data)
     kept[(pull, weights is not None)] = (columns, offsets, weights, matrix)
     return matrix
