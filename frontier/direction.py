@@ -135,6 +135,30 @@ class AutoDirection:
         out-edges and in-edges, and what else it wants back with them)."""
         self._last_output, self._last_counts = output, counts
 
+    def device_rule(self) -> tuple[float, int] | None:
+        """What the levels pushed on the device need to decide them as
+        :meth:`decide` would, after a level this rule pushed: ``(alpha,
+        unexplored in-edges)`` while Beamer's rule has not pulled yet,
+        ``(-1.0, 0)`` once every later level pushes (after the pull phase,
+        or a forced push); ``None`` where only the host decides (Gunrock's
+        rule before it pulls, a forced pull, several devices)."""
+        if self.on_parts or self._direction != "push":
+            return None
+        if self.force == "push" or (self.force is None and self._has_pulled):
+            return -1.0, 0
+        if self.force is None and self.rule == "beamer":
+            return self.alpha, self._unexplored_edges
+        return None
+
+    def pushed_on(self, levels: int, visited: int, in_edges: int) -> None:
+        """Record ``levels`` push levels decided on the device after the one
+        :meth:`decide` gave (:meth:`device_rule`), whose frontiers held
+        ``visited`` vertices and ``in_edges`` in-edges."""
+        self.directions.extend(["push"] * levels)
+        self._visited += visited
+        if self._unexplored_edges is not None:
+            self._unexplored_edges -= in_edges
+
     def decide(self, graph, counts, *, can_pull: bool = True) -> str:
         """The direction of the level whose frontier has ``counts`` (its size,
         out-edges and in-edges on this device; ``None`` when forced), recorded

@@ -13,8 +13,10 @@ levels of it in one go, without the host in between:
 * a claim, on a GPU: kernels that run level after level while the frontier
   stays small, with a barrier between levels (``claim_levels_block``,
   ``claim_levels`` in :file:`kernels/traversal.cu`), and one read of their
-  counts per launch; on the CPU, from a single source with nothing else
-  visited, SciPy's compiled breadth-first search
+  counts per launch; under an automatic direction only push levels, while
+  its rule, checked on the device, keeps pushing
+  (:mod:`frontier.operators.auto`); on the CPU, from a single source with
+  nothing else visited, SciPy's compiled breadth-first search
   (:mod:`frontier.operators.host_levels`);
 * a relaxation, on a GPU: ``relax_levels``, frontier Bellman-Ford levels
   (each relaxes the vertices the last one improved) in one kernel; on the

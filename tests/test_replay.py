@@ -1,6 +1,8 @@
 """Replayed steps (:mod:`frontier.replay`): a BFS whose levels run several at a
 time (one kernel on a GPU, SciPy's search on the CPU) against the same BFS
-level by level, and the check that catches a wrong ``replayable``."""
+level by level, DOBFS whose push levels run on in the levels kernels (its
+rule decided on the device) against DOBFS level by level, and the check
+that catches a wrong ``replayable``."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from frontier import loop
 from frontier.operators import host_levels
 from frontier.primitive import DeclarationError
 from primitives.bfs import BFS
+from primitives.dobfs import DOBFS
 from primitives.sssp import SSSP
 
 
@@ -369,3 +372,75 @@ def _delta(G, delta):
     from primitives.sssp import _default_delta
 
     return _default_delta(G) if delta is None else delta
+
+
+class LevelByLevelDOBFS(DOBFS):
+    replayable = False
+
+
+#: DOBFS settings: Beamer's rule (checked on the device while it pushes),
+#: one that pulls early, Gunrock's rule (decided on the host until it has
+#: pulled), and forced directions
+DOBFS_SETTINGS = [{}, {"alpha": 0.5}, {"alpha": 200.0, "beta": 2.0}, {"rule": "gunrock"},
+                  {"direction": "push"}, {"direction": "pull"}]
+
+
+def _assert_same_dobfs(G, source, settings_):
+    """DOBFS with its push levels run on against DOBFS level by level: the
+    same depths, iterations and directions, and a BFS tree; the levels run
+    on (``replayed_levels``)."""
+    replayed = fr.enact(DOBFS, G, source=source, **{**DOBFS_DEFAULTS, **settings_})
+    plain = fr.enact(LevelByLevelDOBFS, G, source=source, **{**DOBFS_DEFAULTS, **settings_})
+    np.testing.assert_array_equal(fr.to_numpy(replayed.depth), fr.to_numpy(plain.depth))
+    assert replayed.directions == plain.directions
+    assert replayed.iterations == plain.iterations == len(plain.directions)
+    assert_bfs_tree(G, source, replayed.depth, replayed.predecessor)
+    assert plain.replayed_levels == 0
+    return replayed
+
+
+DOBFS_DEFAULTS = {"rule": "beamer", "alpha": 14.0, "beta": 24.0, "do_a": 0.1, "do_b": 0.2,
+                  "direction": None}
+
+
+@settings(max_examples=40)
+@given(edges=edge_lists(max_vertices=60, max_edges=150), data=st.data())
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+def test_replayed_dobfs_is_dobfs_level_by_level(device, edges, data):
+    G = edges.graph(device)
+    source = data.draw(st.integers(0, G.num_vertices - 1))
+    _assert_same_dobfs(G, source, data.draw(st.sampled_from(DOBFS_SETTINGS)))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("settings_", DOBFS_SETTINGS)
+def test_dobfs_push_levels_run_on_the_gpu(shape, settings_):
+    """Deep graphs: the push levels run in the levels kernels, the rule
+    checked on the device where it can still pull (the broom's hub level
+    pulls under Beamer's rule: the kernel must stop before it)."""
+    G, source = _deep_graph("cuda:0", shape)
+    replayed = _assert_same_dobfs(G, source, settings_)
+    pushes_on = settings_.get("direction") == "push" or (
+        settings_.get("rule", "beamer") == "beamer" and settings_.get("direction") != "pull")
+    if pushes_on:
+        assert replayed.replayed_levels > 0
+    if settings_.get("direction") == "pull":
+        assert replayed.replayed_levels == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("limits", [(16, 1 << 18), (8, 64)])
+def test_gpu_dobfs_levels_kernels_hand_over(shape, limits, monkeypatch):
+    """Small limits: the one-block kernel, the grid's and the host take turns
+    within one DOBFS; a kernel that starts a batch's later launch checks the
+    rule on its first level too."""
+    from frontier.operators import fused
+
+    monkeypatch.setattr(fused, "LEVELS_BLOCK_ITEMS", limits[0])
+    monkeypatch.setattr(fused, "LEVELS_MAX_EDGES", limits[1])
+    monkeypatch.setattr(fused, "LEVELS_MAX_DEGREE", 32)
+    G, source = _deep_graph("cuda:0", shape)
+    for settings_ in ({}, {"alpha": 0.5}):
+        _assert_same_dobfs(G, source, settings_)

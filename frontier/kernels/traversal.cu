@@ -756,6 +756,19 @@ __global__ void gather_sum(const long long* offsets, const V* neighbours, const 
 // of two at least the largest out-degree, not 0) a frontier vertex's edges
 // are taken by `width` consecutive threads, one each, so that a level is a
 // single chain of dependent loads; on others a warp walks a vertex.
+//
+// Under an automatic direction (frontier.AutoDirection) the levels are the
+// push levels of a rule that has not pulled yet: with `alpha` >= 0 both
+// kernels count each frontier's out-edges ([3..5]) and in-edges ([11..13];
+// `in_offsets` null: the out-edges, an undirected graph's) and stop before a
+// level for which Beamer's rule pulls: its out-edges times alpha exceed the
+// in-edges of the vertices not visited yet (`unexplored` when the launch
+// starts, less the in-edges of each frontier decided here). The input's
+// level was decided by the host, unless `check_first`. They write the
+// vertices and in-edges of the frontiers they decided at [14] and [15] (for
+// the host's count), and [16] = 1 when the rule stopped them. A negative
+// alpha runs the levels without the rule (BFS, or an automatic direction
+// that pushes for good); [14] then counts the levels' vertices all the same.
 
 __device__ __forceinline__ u64 load_volatile(const u64* p) {
     return *(const volatile u64*)p;
@@ -788,6 +801,27 @@ __device__ __forceinline__ void warp_add_max(u64 sum, u64 widest, u64* sum_to, u
         atomicAdd(sum_to, sum);
         atomicMax(widest_to, widest);
     }
+}
+
+// Add a warp's `sum` to *to, one atomic per warp (every lane of the warp must call).
+__device__ __forceinline__ void warp_sum_add(u64 sum, u64* to) {
+    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, offset);
+    if ((threadIdx.x & 31) == 0 && sum) atomicAdd(to, sum);
+}
+
+// The out-degree of v, and its in-degree (`in_offsets` null: the out-degree).
+__device__ __forceinline__ void degrees_of(const long long* offsets, const long long* in_offsets,
+                                           long long v, u64& out, u64& in) {
+    out = (u64)(offsets[v + 1] - offsets[v]);
+    in = in_offsets ? (u64)(in_offsets[v + 1] - in_offsets[v]) : out;
+}
+
+// Beamer's rule on the device: whether a frontier of `out_edges` out-edges
+// and `in_edges` in-edges pulls, `unexplored` in-edges being unvisited before
+// it; as frontier.AutoDirection decides it on the host (double products).
+__device__ __forceinline__ bool beamer_pulls(u64 out_edges, u64 in_edges, long long unexplored,
+                                             double alpha) {
+    return (double)out_edges * alpha > (double)(unexplored - (long long)in_edges);
 }
 
 // Claim `dst` for `src` at `label` (one compare-and-swap, no read first: a
@@ -824,29 +858,38 @@ __device__ __forceinline__ bool claim_item(const long long* offsets, const V* co
 // Up to max_levels levels by the whole grid, with a grid-wide barrier
 // between levels. With `width`, a level runs while its frontier has from
 // lower_limit to upper_limit vertices; without, while it has at most
-// upper_limit out-edges and no vertex of more than widest_limit.
+// upper_limit out-edges and no vertex of more than widest_limit. The rule's
+// arguments (alpha, unexplored, check_first, in_offsets) as above.
 template <typename V, typename P>
 __global__ void claim_levels(const long long* offsets, const V* columns, const V* input,
                              long long input_count, V* queue0, V* queue1, u64* state,
                              int* labels, int value, P* predecessor, int max_levels,
-                             int width, u64 lower_limit, u64 upper_limit, u64 widest_limit) {
+                             int width, u64 lower_limit, u64 upper_limit, u64 widest_limit,
+                             double alpha, long long unexplored, int check_first,
+                             const long long* in_offsets) {
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long threads = (long long)gridDim.x * blockDim.x;
     const int lane = threadIdx.x & 31;
+    const bool counting = alpha >= 0.0;
     u64 passed = 0;
-    if (!width) {  // the input's out-edges and widest out-degree, as a level counts its output's
-        u64 sum = 0, widest = 0;
-        for (long long i = thread; i < input_count; i += threads) {
-            V v = input[i];
-            u64 degree = (u64)(offsets[v + 1] - offsets[v]);
+    if (!width || counting) {  // the input's edges and widest out-degree, as a level counts its output's
+        u64 sum = 0, in_sum = 0, widest = 0;
+        for (long long i = thread; i - lane < input_count; i += threads) {
+            u64 degree = 0, in_degree = 0;
+            if (i < input_count) degrees_of(offsets, in_offsets, input[i], degree, in_degree);
             sum += degree;
+            in_sum += in_degree;
             widest = max(widest, degree);
         }
         warp_add_max(sum, widest, state + 3, state + 6);
+        if (counting) warp_sum_add(in_sum, state + 11);
     }
     if (thread == 0) state[0] = (u64)input_count;
     grid_barrier(state + 10, passed);
-    for (int k = 0; k < max_levels; ++k) {
+    u64 visited = 0;       // vertices of the levels run (the input's if check_first)
+    long long consumed = 0;  // in-edges of the frontiers decided here
+    int k = 0;
+    for (; k < max_levels; ++k) {
         const int slot = k % 3, next = (k + 1) % 3, stale = (k + 2) % 3;
         const u64 count = load_volatile(state + slot);
         const u64 widest_in = load_volatile(state + 6 + slot);
@@ -854,20 +897,38 @@ __global__ void claim_levels(const long long* offsets, const V* columns, const V
                                  : load_volatile(state + 3 + slot) > upper_limit
                                    || widest_in > widest_limit))
             break;
+        if (k > 0 || check_first) {
+            if (counting) {
+                const u64 in_edges = load_volatile(state + 11 + slot);
+                if (beamer_pulls(load_volatile(state + 3 + slot), in_edges,
+                                 unexplored - consumed, alpha)) {
+                    if (thread == 0) state[16] = 1;
+                    break;
+                }
+                consumed += (long long)in_edges;
+            }
+            visited += count;
+        }
         const V* in = k == 0 ? input : (k & 1) ? queue0 : queue1;
         V* out = (k & 1) ? queue1 : queue0;
-        if (thread == 0) state[stale] = state[3 + stale] = state[6 + stale] = 0;
+        if (thread == 0) state[stale] = state[3 + stale] = state[6 + stale] = state[11 + stale] = 0;
         const int label = value + k;
+        u64 sum = 0, in_sum = 0, widest = 0;
         if (width) {
             const long long items = (long long)count * width;
             for (long long t = thread; t - lane < items; t += threads) {
                 V dst = 0;
                 bool take = t < items && claim_item(offsets, columns, __ldcg(in + t / width),
                                                     t, width, labels, label, predecessor, dst);
+                if (take && counting) {
+                    u64 degree, in_degree;
+                    degrees_of(offsets, in_offsets, dst, degree, in_degree);
+                    sum += degree;
+                    in_sum += in_degree;
+                }
                 warp_append(take, dst, out, state + next);
             }
         } else {
-            u64 sum = 0, widest = 0;
             const long long warp = thread >> 5, warps = threads >> 5;
             for (long long w = warp; w < (long long)count; w += warps) {
                 V src = __ldcg(in + w);
@@ -879,60 +940,123 @@ __global__ void claim_levels(const long long* offsets, const V* columns, const V
                         dst = columns[first + lane];
                         take = claim_edge(labels, label, predecessor, src, dst);
                         if (take) {
-                            u64 degree = (u64)(offsets[dst + 1] - offsets[dst]);
+                            u64 degree, in_degree;
+                            degrees_of(offsets, in_offsets, dst, degree, in_degree);
                             sum += degree;
+                            in_sum += in_degree;
                             widest = max(widest, degree);
                         }
                     }
                     warp_append(take, dst, out, state + next);
                 }
             }
-            warp_add_max(sum, widest, state + 3 + next, state + 6 + next);
         }
+        if (!width || counting) warp_add_max(sum, widest, state + 3 + next, state + 6 + next);
+        if (counting) warp_sum_add(in_sum, state + 11 + next);
         if (thread == 0) state[9] = (u64)(k + 1);
         grid_barrier(state + 10, passed);
+    }
+    if (thread == 0) {
+        state[14] = visited;
+        state[15] = (u64)consumed;
     }
 }
 
 // Up to max_levels levels of a small frontier by one block: a level ends at
 // a __syncthreads instead of a grid-wide barrier, and the output's length is
 // counted in shared memory. Runs while the frontier has at most
-// upper_limit vertices (`width` as for claim_levels, not 0).
+// upper_limit vertices (`width` as for claim_levels, not 0; the rule's
+// arguments as above). At the end, the last frontier's size, out-edges and
+// in-edges are at [k % 3], [3 + k % 3] and [11 + k % 3] (edges when
+// counting), k the levels run.
 template <typename V, typename P>
 __global__ void __launch_bounds__(1024) claim_levels_block(const long long* offsets, const V* columns, const V* input,
                                    long long input_count, V* queue0, V* queue1, u64* state,
                                    int* labels, int value, P* predecessor, int max_levels,
-                                   int width, u64 upper_limit) {
+                                   int width, u64 upper_limit, double alpha,
+                                   long long unexplored, int check_first,
+                                   const long long* in_offsets) {
     __shared__ unsigned int lengths[2];
+    __shared__ u64 out_sums[2], in_sums[2];
     const int lane = threadIdx.x & 31;
-    if (threadIdx.x < 2) lengths[threadIdx.x] = 0;
+    const bool counting = alpha >= 0.0;
+    if (threadIdx.x < 2) lengths[threadIdx.x] = out_sums[threadIdx.x] = in_sums[threadIdx.x] = 0;
     __syncthreads();
     u64 count = (u64)input_count;
+    u64 frontier_out = 0, frontier_in = 0;  // the current frontier's edges, when counting
+    if (counting && check_first) {  // the input's, summed in the second slot
+        u64 sum = 0, in_sum = 0;
+        for (long long t = threadIdx.x; t < input_count; t += blockDim.x) {
+            u64 degree, in_degree;
+            degrees_of(offsets, in_offsets, input[t], degree, in_degree);
+            sum += degree;
+            in_sum += in_degree;
+        }
+        if (sum) atomicAdd(out_sums + 1, sum);
+        if (in_sum) atomicAdd(in_sums + 1, in_sum);
+        __syncthreads();
+        frontier_out = out_sums[1];
+        frontier_in = in_sums[1];
+        __syncthreads();
+        if (threadIdx.x == 0) out_sums[1] = in_sums[1] = 0;
+        __syncthreads();
+    }
+    u64 visited = 0;
+    long long consumed = 0;
+    bool ruled = false;
     int k = 0;
     for (; k < max_levels && count != 0 && count <= upper_limit; ++k) {
+        if (k > 0 || check_first) {
+            if (counting) {
+                if (beamer_pulls(frontier_out, frontier_in, unexplored - consumed, alpha)) {
+                    ruled = true;
+                    break;
+                }
+                consumed += (long long)frontier_in;
+            }
+            visited += count;
+        }
         const V* in = k == 0 ? input : (k & 1) ? queue0 : queue1;
         V* out = (k & 1) ? queue1 : queue0;
         unsigned int* length = lengths + (k & 1);
         const long long items = (long long)count * width;
+        u64 sum = 0, in_sum = 0;
         for (long long t = threadIdx.x; t - lane < items; t += blockDim.x) {
             V dst = 0;
             // the block wrote `in` itself: plain loads see it after __syncthreads
             bool take = t < items && claim_item(offsets, columns, in[t / width], t, width,
                                                 labels, value + k, predecessor, dst);
+            if (take && counting) {
+                u64 degree, in_degree;
+                degrees_of(offsets, in_offsets, dst, degree, in_degree);
+                sum += degree;
+                in_sum += in_degree;
+            }
             unsigned int takers = __ballot_sync(FULL_MASK, take);
             unsigned int base = 0;
             if (lane == 0 && takers) base = atomicAdd(length, (unsigned int)__popc(takers));
             base = __shfl_sync(FULL_MASK, base, 0);
             if (take) out[base + __popc(takers & ((1u << lane) - 1))] = dst;
         }
+        if (counting) {
+            if (sum) atomicAdd(out_sums + (k & 1), sum);
+            if (in_sum) atomicAdd(in_sums + (k & 1), in_sum);
+        }
         __syncthreads();
         count = *length;
-        if (threadIdx.x == 0) lengths[(k + 1) & 1] = 0;
+        frontier_out = out_sums[k & 1];
+        frontier_in = in_sums[k & 1];
+        if (threadIdx.x == 0) lengths[(k + 1) & 1] = out_sums[(k + 1) & 1] = in_sums[(k + 1) & 1] = 0;
         __syncthreads();
     }
     if (threadIdx.x == 0) {
         state[k % 3] = count;
+        state[3 + k % 3] = frontier_out;
+        state[11 + k % 3] = frontier_in;
         state[9] = (u64)k;
+        state[14] = visited;
+        state[15] = (u64)consumed;
+        state[16] = ruled;
     }
 }
 

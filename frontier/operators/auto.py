@@ -6,9 +6,14 @@ call when the frontier is that call's output: they were taken when it was
 made, in the same device read that gives its size (on a GPU one kernel,
 ``tally_ids`` or ``tally_mask``; the latter also writes the bitmap a pull
 reads the frontier from). So a level makes no pass over all vertices outside
-the operator's kernels, and one device read of counts. A level is one step:
-the rule decides each (levels run on in one kernel, :mod:`frontier.replay`,
-would pass it by).
+the operator's kernels, and one device read of counts.
+
+A push may run on past its level (:mod:`frontier.replay`: the step's level
+batch, on one GPU, with the built-in claim): the levels kernels then push
+level after level while Beamer's rule, checked on the device with the same
+counts and arithmetic, keeps pushing, or all the remaining levels once the
+rule pushes for good (after its pull phase, or a forced push). Gunrock's
+rule decides each level on the host.
 
 A pull needs the level (the vertices found by the last level) and the
 candidates (the unvisited vertices):
@@ -38,10 +43,9 @@ TALLIED_PUSH = True
 def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edges):
     """``advance(graph, frontier, functor)`` in the direction ``switch``
     chooses for this level (``advance``: the operator, called with a fixed
-    direction). Each call runs one level: it claims the step's level batch
-    (:mod:`frontier.replay`), if open, without running on, since the rule
-    decides every level."""
-    claim_batch()
+    direction). It claims the step's level batch (:mod:`frontier.replay`),
+    if open: a push may run on (module docstring), any other level is one."""
+    batch = claim_batch()
     kept = switch.counts_of(frontier)
     if kept is None:  # not the last output: what was kept with it may be stale
         switch.operator_state.clear()
@@ -51,7 +55,8 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
     can_pull = not switch.on_parts or _labelled(functor)
     output_counts = None  # the output's, where the push counted them
     if switch.decide(graph, counts, can_pull=can_pull) == "push":
-        pushed = _push_tallied(graph, frontier, functor, switch, counts)
+        pushed = _push_levels(graph, frontier, functor, switch, counts, batch) \
+            or _push_tallied(graph, frontier, functor, switch, counts)
         if pushed is not None:
             output, output_counts = pushed
         else:
@@ -73,6 +78,26 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
                                             degrees=degrees)
         switch.remember(output, output_counts)
     return output
+
+
+def _push_levels(graph, frontier, functor, switch, counts, batch):
+    """``(output, its counts)`` of push levels run on in the levels kernels
+    (the level batch ``batch``; :func:`.fused.claim_levels_auto`), with the
+    levels past the first recorded in ``switch``; ``None`` where that does
+    not apply (no batch, the CPU, parts, a rule decided on the host)."""
+    rule = None if batch is None else switch.device_rule()
+    if rule is None or switch.on_parts or not graph.device.is_gpu \
+            or getattr(functor, "fused", None) != "claim_unvisited":
+        return None
+    from .fused import claim_levels_auto
+
+    alpha, unexplored = rule
+    out_edges = counts[1] if counts is not None and switch.needs_edges() else None
+    ran = claim_levels_auto(graph, frontier, functor, batch, alpha, unexplored, out_edges)
+    if ran is None:
+        return None
+    switch.pushed_on(batch.taken - 1, ran.visited, ran.consumed)
+    return ran.output, (ran.counts, None)
 
 
 def _push_tallied(graph, frontier, functor, switch, counts):

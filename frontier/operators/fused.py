@@ -66,8 +66,9 @@ LEVELS_BLOCK_THREADS = 1024
 # for its grid-wide barrier (fewer also make the barrier cheaper).
 LEVELS_BLOCKS_PER_SM = 2
 # Words of the levels kernels' state (traversal.cu: sizes, edges and widest
-# degrees of three levels, the levels run, the barrier's arrivals).
-LEVELS_STATE_WORDS = 11
+# degrees of three levels, the levels run, the barrier's arrivals, in-edges
+# of three levels, and what an automatic direction's rule counted).
+LEVELS_STATE_WORDS = 17
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -310,6 +311,46 @@ def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     claims with ``functor.value + k``), one read of their counts per kernel
     launched; sets ``batch.taken`` and returns the last level's output.
     ``None`` (nothing done) if the first level is too large for them."""
+    ran = _run_claim_levels(graph, frontier, functor, batch)
+    return None if ran is None else ran.output
+
+
+class LevelsRun:
+    """What the levels kernels did in a batch: the last level's ``output``
+    and its ``counts`` (size, out-edges, in-edges; edges only where
+    counted), and of the levels decided on the device (all but the first
+    one), their vertices (``visited``) and in-edges (``consumed``)."""
+
+    __slots__ = ("output", "counts", "visited", "consumed")
+
+    def __init__(self, output, counts, visited, consumed):
+        self.output, self.counts, self.visited, self.consumed = output, counts, visited, consumed
+
+
+def claim_levels_auto(graph, frontier: Frontier, functor, batch, alpha: float,
+                      unexplored: int, out_edges: int | None) -> LevelsRun | None:
+    """Push levels of an automatic direction in the levels kernels: the
+    frontier's level (decided by the host), then each level for which
+    Beamer's rule still pushes (``alpha`` and ``unexplored``, the in-edges
+    not visited yet, as :class:`frontier.AutoDirection` keeps them), decided
+    on the device; a negative ``alpha``: every level pushes (the rule
+    pushes for good). ``out_edges``: the frontier's, where known, which
+    spares a launch for a frontier too large. ``None`` where nothing ran
+    (labels the kernels cannot claim, a part of a larger graph, a first
+    level too large)."""
+    if not _claim_fits(functor) or functor.vertex_slots is not None:
+        return None
+    if out_edges is not None and _level_width(graph) == 0 and out_edges > LEVELS_MAX_EDGES:
+        return None
+    return _run_claim_levels(graph, frontier, functor, batch, alpha, unexplored)
+
+
+def _run_claim_levels(graph, frontier: Frontier, functor, batch, alpha: float = -1.0,
+                      unexplored: int = 0) -> LevelsRun | None:
+    """The loop of :func:`_claim_levels` and :func:`claim_levels_auto`:
+    levels kernels launched one after the other while they run levels (the
+    one-block kernel while the frontier is small, the grid's while it is
+    larger), each launch's counts read once."""
     ids = frontier.ids
     count = len(ids)
     width = _level_width(graph)
@@ -320,30 +361,43 @@ def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     predecessor = functor.predecessor
     types = _claim_types(graph, predecessor)
     queues = _level_queues(graph, graph.columns.dtype)
+    in_offsets = graph.in_edges().offsets if graph.directed and alpha >= 0 else None
     current, holder, done = vertex_ids(graph, ids), 1, 0  # holder: the queue of `current`
+    counts, visited, consumed = None, 0, 0
     while done < batch.allowed and count:
         # the input's queue goes second: the first level writes the other
         state = graph.xp.zeros(LEVELS_STATE_WORDS, dtype=np.uint64)
         arguments = (graph.offsets, graph.columns, current, np.int64(count), queues[1 - holder],
                      queues[holder], state, functor.labels, np.int32(functor.value + done),
                      pointer(predecessor), np.int32(batch.allowed - done), np.int32(width))
+        rule = (np.float64(alpha), np.int64(unexplored - consumed), np.int32(done > 0),
+                pointer(in_offsets))
         if count <= block_upper:
             kernel("claim_levels_block", *types)((1,), (LEVELS_BLOCK_THREADS,),
-                                                 arguments + (np.uint64(block_upper),))
+                                                 arguments + (np.uint64(block_upper),) + rule)
         else:
             function = kernel("claim_levels", *types)
             function((_levels_grid(function),), (256,), arguments + (
-                np.uint64(block_upper // 4), np.uint64(grid_upper), np.uint64(LEVELS_MAX_DEGREE)))
-        levels, count = _levels_run(state)
-        if levels == 0:
+                np.uint64(block_upper // 4), np.uint64(grid_upper),
+                np.uint64(LEVELS_MAX_DEGREE)) + rule)
+        words = state.get()
+        levels = int(words[9])
+        slot = levels % 3
+        count = int(words[slot])
+        counts = (count, int(words[3 + slot]), int(words[11 + slot]))
+        visited += int(words[14])
+        consumed += int(words[15])
+        if levels:
+            done += levels
+            holder = holder if levels % 2 == 0 else 1 - holder  # odd levels write the second
+            current = queues[holder][:count]
+        if levels == 0 or words[16]:  # nothing more runs here, or the rule pulls next
             break
-        done += levels
-        holder = holder if levels % 2 == 0 else 1 - holder  # odd levels write the second
-        current = queues[holder][:count]
     if done == 0:
         return None
     batch.taken = done
-    return Frontier(graph.num_vertices, graph.device, ids=current, distinct=True)
+    output = Frontier(graph.num_vertices, graph.device, ids=current, distinct=True)
+    return LevelsRun(output, counts, visited, consumed)
 
 
 def _level_queues(graph, dtype):
