@@ -105,9 +105,10 @@ class Frontier:
     @property
     def ids(self):
         """Active vertex ids (sorted, int32 below 2^31 vertices, when converted
-        from the dense form)."""
+        from the dense form; with no device read where the size is known)."""
         if self._ids is None:
-            self._ids = compact.flatnonzero(self._mask, index_dtype(self.num_vertices))
+            self._ids = compact.flatnonzero(self._mask, index_dtype(self.num_vertices),
+                                            self._size)
         return self._ids
 
     @property

@@ -36,6 +36,7 @@ def test_positions_of_a_mask_and_of_its_bitmap(device, length, density, seed, dt
         with mock.patch.multiple(compact, VECTOR_LOADS=vector_loads,
                                  FUSED_SCAN_MAX_TILES=fused_scan):
             found = [compact.flatnonzero(on.asarray(mask), dtype),
+                     compact.flatnonzero(on.asarray(mask), dtype, count=len(want)),  # no read
                      compact.bit_positions(bits, length, dtype),
                      compact.bit_positions(bits, length, dtype, count=len(want))]  # no read
         for got in found:

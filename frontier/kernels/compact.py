@@ -34,13 +34,15 @@ VECTOR_LOADS = True
 FUSED_SCAN_MAX_TILES = 4096
 
 
-def flatnonzero(mask, dtype=np.int64):
+def flatnonzero(mask, dtype=np.int64, count: int | None = None):
     """The positions of ``mask``'s true entries (a 1-d bool array), in
-    ascending order, as ``dtype`` (int32 or int64)."""
+    ascending order, as ``dtype`` (int32 or int64). ``count``: how many
+    there are, if the caller knows (then a GPU reads nothing back; a wrong
+    count is the caller's error, as for :func:`bit_positions`)."""
     xp = array_namespace(mask)
     if xp is np:
         return np.flatnonzero(mask).astype(dtype, copy=False)
-    return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype)
+    return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype, count)
 
 
 def where(values, mask):
