@@ -696,6 +696,9 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype,
     keys in place (no permutation array). The row offsets are the running
     sum of the row counts on the host without ``deduplicate``, else found by
     binary search in the sorted keys rather than by materialising row ids.
+    Weights that are all equal (a NetworkX graph whose edges lack the
+    attribute, read with its default) sort as no weights do: the keys in
+    place, no permutation.
     """
     width = max(n, 1)
     src = src.astype(np.int64, copy=False)
@@ -705,14 +708,20 @@ def _build_csr(xp, src, dst, weights, n: int, deduplicate: bool, vertex_dtype,
     # first (a GPU searches in parallel; CuPy's bincount needs n > 0).
     counts = np.bincount(src, minlength=n) if xp is np and not deduplicate else None
     del src, dst
-    key, order = sorted_arc_keys(xp, key, weights, deduplicate, grouped)
+    uniform = weights is not None and len(weights) > 0 and bool(weights.min() == weights.max())
+    key, order = sorted_arc_keys(xp, key, None if uniform else weights, deduplicate, grouped)
     if counts is None:
         offsets = xp.searchsorted(key, xp.arange(n + 1, dtype=np.int64) * width)
     else:
         offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
     columns = (key % width).astype(vertex_dtype)
-    return offsets.astype(np.int64), columns, None if order is None else weights[order]
+    if uniform:
+        sorted_weights = xp.empty(len(columns), dtype=weights.dtype)
+        sorted_weights[...] = weights[0]  # a device scalar on a GPU: nothing read back
+    else:
+        sorted_weights = None if order is None else weights[order]
+    return offsets.astype(np.int64), columns, sorted_weights
 
 
 def _transpose(xp, offsets, columns) -> InEdges:

@@ -88,6 +88,22 @@ def test_csr_options_match_reference(edges, deduplicate, remove_self_loops):
         assert G.num_edges == oracle.number_of_edges()
 
 
+@with_device
+@given(edge_lists(weighted=False), st.booleans(), st.sampled_from([2.5, 7, np.float32(0.5)]))
+def test_equal_weights_sort_as_no_weights(device, edges, deduplicate, weight):
+    """Weights that are all equal take the unweighted sort: the arcs of the
+    graph without weights, each with that weight, in the weights' dtype."""
+    weights = np.full(len(edges.src), weight)
+    G = fr.Graph.from_edges(edges.src, edges.dst, weights, edges.num_vertices, edges.directed,
+                            deduplicate=deduplicate, device=device)
+    plain = fr.Graph.from_edges(edges.src, edges.dst, None, edges.num_vertices, edges.directed,
+                                deduplicate=deduplicate, device=device)
+    np.testing.assert_array_equal(to_numpy(G.offsets), to_numpy(plain.offsets))
+    np.testing.assert_array_equal(to_numpy(G.columns), to_numpy(plain.columns))
+    assert G.weights.dtype == weights.dtype
+    assert (to_numpy(G.weights) == weight).all() and len(G.weights) == G.num_arcs
+
+
 def test_deduplicate_keeps_lightest():
     G = fr.Graph.from_edges([0, 0, 0, 1], [1, 1, 1, 0], [5.0, 2.0, 7.0, 1.5], directed=True,
                             deduplicate=True, device="cpu")
