@@ -26,8 +26,10 @@ def _general(monkeypatch, *args, **kwargs):
 
 
 @pytest.mark.parametrize("scipy", [True, False], ids=["scipy", "numpy"])
+# a vertex list's rows alone, by the threshold, or every row then picked
+@pytest.mark.parametrize("whole_pass_share", [0, host_sums.WHOLE_PASS_SHARE, 10**9])
 @given(edges=edge_lists(max_vertices=40, max_edges=160), data=st.data())
-def test_sums_match_the_general_path(scipy, edges, data):
+def test_sums_match_the_general_path(scipy, whole_pass_share, edges, data):
     graph = fr.Graph.from_edges(edges.src, edges.dst, edges.weights, edges.num_vertices,
                                 edges.directed, device="cpu")
     n = graph.num_vertices
@@ -49,6 +51,7 @@ def test_sums_match_the_general_path(scipy, edges, data):
                             direction=direction)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(host_sums, "use_scipy", lambda graph: scipy)
+        patch.setattr(host_sums, "WHOLE_PASS_SHARE", whole_pass_share)
         found = fr.neighbor_reduce(graph, functor, "sum", vertices=vertices,
                                    direction=direction)
     assert found.dtype == expected.dtype and found.shape == expected.shape
