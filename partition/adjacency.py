@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from frontier.device import array_namespace
+
 
 def neighbour_lists(graph) -> list[tuple[np.ndarray, np.ndarray]]:
     """Host CSR pairs ``(offsets, neighbours)`` whose union, per vertex, lists
@@ -57,8 +59,10 @@ def simple_undirected_adjacency(graph) -> tuple[np.ndarray, np.ndarray]:
 
 def sorted_distinct(values: np.ndarray) -> np.ndarray:
     """The distinct values, sorted: ``np.unique`` by a sort, which is several
-    times faster than the hashing ``np.unique`` of NumPy 2 on large arrays."""
-    values = np.sort(values)
-    first = np.ones(len(values), dtype=bool)
+    times faster than the hashing ``np.unique`` of NumPy 2 on large arrays
+    (NumPy or CuPy arrays)."""
+    xp = array_namespace(values)
+    values = xp.sort(values)
+    first = xp.ones(len(values), dtype=bool)
     first[1:] = values[1:] != values[:-1]
     return values[first]

@@ -15,8 +15,11 @@ Given an owner (a device index) for every vertex, part ``i`` holds
   holds every vertex, so that a read of any vertex, not only of a
   neighbour, sees its owner's value, as pointer jumping needs).
 
-Everything is built on the host with NumPy and moved to devices by the
-enactor.
+The routing tables are built on the host with NumPy. The sub-graphs, whose
+work is a pass or a sort over every arc, are built where the graph is
+(``on_device=True`` and a GPU graph: with CuPy, where the arcs already are
+and a sort of a billion keys takes a fraction of a second; otherwise on
+the host), and moved to the devices by the enactor.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ DUPLICATION = ("all", "one_hop")
 
 @dataclass
 class Part:
-    """One device's share of the graph (host arrays)."""
+    """One device's share of the graph: its sub-graph (on the host, or on
+    the graph's GPU where built there) and its routing tables (host arrays)."""
 
     index: int
     graph: Graph
@@ -50,12 +54,14 @@ class Part:
 
 
 def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all",
-                only: int | None = None) -> list[Part]:
+                only: int | None = None, on_device: bool = False) -> list[Part]:
     """Split ``graph`` into ``num_parts`` parts by ``owner`` (one part index
     per vertex, host or device array).
 
     ``only=i`` builds part ``i`` alone (a list of one part), as a process of
     an MPI run does; its routing tables still name every peer.
+    ``on_device``: a GPU graph's sub-graphs are built on its GPU (the same
+    parts as on the host).
 
     Raises
     ------
@@ -68,83 +74,107 @@ def build_parts(graph: Graph, owner, num_parts: int, duplication: str = "all",
         raise ValueError(f"only={only!r}: expected a part index in 0..{num_parts - 1}")
     indices = range(num_parts) if only is None else [only]
     owner = np.asarray(to_numpy(owner), dtype=np.int32)
-    src, dst, weights = graph.edges()
-    src = src.astype(np.int64, copy=False)
-    dst = dst.astype(np.int64, copy=False)
+    arcs = _Arcs(graph, owner, on_device and graph.device.is_gpu)
     owned_ids = [np.flatnonzero(owner == i) for i in range(num_parts)]
     if duplication == "all":
-        return [_shared_ids_part(graph, owner, src, dst, weights, i,
-                                 _arcs_of(graph, owner, src, dst, i), owned_ids[i], num_parts)
-                for i in indices]
-    arcs = [_arcs_of(graph, owner, src, dst, i) for i in range(num_parts)]
+        return [_shared_ids_part(arcs, i, owned_ids[i], num_parts) for i in indices]
+    keeps = [arcs.of_part(i) for i in range(num_parts)]
     # Border of each part: the remote vertices its arcs touch.
-    borders = [_remote_ends(owner, src[keep], dst[keep], i) for i, keep in enumerate(arcs)]
+    borders = [arcs.remote_ends(keep, i) for i, keep in enumerate(keeps)]
     rank = np.empty(graph.num_vertices, dtype=np.int64)
     for ids in owned_ids:
         rank[ids] = np.arange(len(ids))
-    return [_one_hop_part(graph, owner, src, dst, weights, i, arcs[i], owned_ids, borders, rank)
-            for i in indices]
+    return [_one_hop_part(arcs, i, keeps[i], owned_ids, borders, rank) for i in indices]
 
 
-def _arcs_of(graph: Graph, owner, src, dst, part: int):
-    """Mask of the arcs part ``part`` stores."""
-    keep = owner[src] == part
-    if graph.directed:
-        keep |= owner[dst] == part
-    return keep
+class _Arcs:
+    """A graph's arcs (sources, destinations, weights) and its vertices'
+    owners, in the array library the parts' sub-graphs are built with: the
+    graph's own on its GPU (``on_device``), else NumPy on the host."""
+
+    def __init__(self, graph: Graph, owner: np.ndarray, on_device: bool):
+        self.graph = graph
+        self.device = graph.device if on_device else Device("cpu", 0)
+        if on_device:
+            from frontier.graph import _row_ids
+
+            xp = self.xp = graph.xp
+            self.src = _row_ids(xp, graph.offsets, 0, graph.num_arcs)
+            self.dst, self.weights = graph.columns, graph.weights
+            self.owner = xp.asarray(owner)
+        else:
+            self.xp = np
+            src, dst, self.weights = graph.edges()
+            self.src = src.astype(np.int64, copy=False)
+            self.dst = dst.astype(np.int64, copy=False)
+            self.owner = owner
+        #: every vertex's owning part, on the host
+        self.host_owner = owner
+
+    def of_part(self, part: int):
+        """Mask of the arcs part ``part`` stores: its owned vertices'
+        out-arcs, and in a directed graph their in-arcs too."""
+        keep = self.owner[self.src] == part
+        if self.graph.directed:
+            keep |= self.owner[self.dst] == part
+        return keep
+
+    def remote_ends(self, keep, part: int) -> np.ndarray:
+        """The distinct vertices not owned by ``part`` among the ends of the
+        arcs ``keep``, increasing, on the host (a bitmap: cheaper than
+        sorting or hashing the ends)."""
+        seen = self.xp.zeros(len(self.owner), dtype=bool)
+        seen[self.src[keep]] = True
+        seen[self.dst[keep]] = True
+        seen &= self.owner != part
+        return to_numpy(self.xp.flatnonzero(seen))
+
+    def sub_graph(self, keep, num_slots: int, local=None, slots=None) -> Graph:
+        """The CSR of the arcs ``keep`` over ``num_slots`` vertices, their
+        ends renumbered by ``local`` (None: kept). Kept numbers keep the
+        graph's (source, destination) order, a renumbering needs a sort."""
+        xp = self.xp
+        src, dst = self.src[keep], self.dst[keep]
+        weights = None if self.weights is None else self.weights[keep]
+        if local is not None:
+            src, dst = local[src], local[dst]
+            width = max(num_slots, 1)
+            key = src * width + dst
+            if weights is None:  # identical parallel arcs: any order, sort in place
+                key.sort()
+                src, dst = key // width, key % width
+            else:  # stable: parallel arcs keep their (lightest first) order
+                order = xp.argsort(key, kind="stable") if xp is np else xp.argsort(key)
+                src, dst, weights = src[order], dst[order], weights[order]
+            del key
+        offsets = xp.zeros(num_slots + 1, dtype=np.int64)
+        xp.cumsum(xp.bincount(src, minlength=num_slots), out=offsets[1:])
+        num_arcs = len(dst)
+        graph = self.graph
+        num_edges = num_arcs if graph.directed else \
+            (num_arcs + int(xp.count_nonzero(src == dst))) // 2
+        return Graph(offsets, dst.astype(graph.columns.dtype, copy=False), weights,
+                     graph.directed, self.device, num_edges, _simple=graph._simple,
+                     vertex_slots=slots)
 
 
-def _remote_ends(owner, src, dst, part: int):
-    """The distinct vertices not owned by ``part`` among the arcs' ends,
-    increasing (a bitmap: cheaper than sorting or hashing the ends)."""
-    seen = np.zeros(len(owner), dtype=bool)
-    seen[src] = True
-    seen[dst] = True
-    seen &= owner != part
-    return np.flatnonzero(seen)
-
-
-def _sub_graph(graph: Graph, src, dst, weights, num_slots: int, slots=None, *,
-               in_order: bool = False) -> Graph:
-    """The CSR of the arcs ``src -> dst`` over ``num_slots`` vertices.
-    ``in_order``: the arcs are already sorted by (source, destination), as a
-    subsequence of the graph's own CSR is, so no sort is needed."""
-    if not in_order:
-        width = max(num_slots, 1)
-        key = src * width + dst
-        if weights is None:  # identical parallel arcs: any order, sort in place
-            key.sort()
-            src, dst = key // width, key % width
-        else:  # stable: parallel arcs keep their (lightest first) order
-            order = np.argsort(key, kind="stable")
-            src, dst, weights = src[order], dst[order], weights[order]
-    offsets = np.zeros(num_slots + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src, minlength=num_slots), out=offsets[1:])
-    num_arcs = len(dst)
-    num_edges = num_arcs if graph.directed else \
-        (num_arcs + int(np.count_nonzero(src == dst))) // 2
-    return Graph(offsets, dst.astype(graph.columns.dtype), weights, graph.directed,
-                 Device("cpu", 0), num_edges, _simple=graph._simple, vertex_slots=slots)
-
-
-def _shared_ids_part(graph, owner, src, dst, weights, part, keep, owned, num_parts) -> Part:
+def _shared_ids_part(arcs: _Arcs, part: int, owned, num_parts: int) -> Part:
     """A part of ``duplication="all"``: every vertex has its own id as slot,
     and every peer keeps a copy of every owned vertex."""
-    sub = _sub_graph(graph, src[keep], dst[keep], None if weights is None else weights[keep],
-                     graph.num_vertices, in_order=True)
+    sub = arcs.sub_graph(arcs.of_part(part), arcs.graph.num_vertices)
     mirrors = {peer: (owned, owned) for peer in range(num_parts) if peer != part}
-    return Part(part, sub, owned, owned, owner.copy(), None, mirrors)
+    return Part(part, sub, owned, owned, arcs.host_owner.copy(), None, mirrors)
 
 
-def _one_hop_part(graph, owner, src, dst, weights, part, keep, owned_ids, borders, rank) -> Part:
+def _one_hop_part(arcs: _Arcs, part: int, keep, owned_ids, borders, rank) -> Part:
     """A part of ``duplication="one_hop"``: owned slots, then proxies."""
     owned, proxies = owned_ids[part], borders[part]
     ids = np.concatenate([owned, proxies])
-    local = np.full(graph.num_vertices, -1, dtype=np.int64)
+    local = np.full(arcs.graph.num_vertices, -1, dtype=np.int64)
     local[ids] = np.arange(len(ids))
-    sub = _sub_graph(graph, local[src[keep]], local[dst[keep]],
-                     None if weights is None else weights[keep], len(ids),
-                     SlotTable(ids, len(owned)))
+    sub = arcs.sub_graph(keep, len(ids), arcs.xp.asarray(local),
+                         SlotTable(arcs.xp.asarray(ids), len(owned)))
+    owner = arcs.host_owner
     slot_owner = np.concatenate([np.full(len(owned), part, dtype=np.int32), owner[proxies]])
     slot_on_owner = np.concatenate([np.arange(len(owned)), rank[proxies]])
     mirrors = {}

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import edge_lists
+from strategies import edge_lists, with_device
 
 import frontier as fr
 from frontier.generators import grid
@@ -213,9 +213,11 @@ def plain_measures(edges, owner, parts):
     return cut, [len(b) for b in border], arcs
 
 
+@with_device
 @given(edges=edge_lists(), parts=st.integers(1, 5), data=st.data())
-def test_measures_equal_a_plain_count(edges, parts, data):
-    G = edges.graph()
+def test_measures_equal_a_plain_count(device, edges, parts, data):
+    """Taken where the graph is (a GPU graph's on its GPU)."""
+    G = edges.graph(device)
     owner = data.draw(st.lists(st.integers(0, parts - 1), min_size=G.num_vertices,
                                max_size=G.num_vertices))
     p = make_partition(G, parts, owner_of(np.array(owner, dtype=np.int64)))

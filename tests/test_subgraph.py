@@ -50,3 +50,33 @@ def test_parts_equal_the_plain_construction(duplication, edges, count, seed):
             peer_ids = np.arange(G.num_vertices) if parts[peer].graph.vertex_slots is None \
                 else parts[peer].graph.vertex_slots.ids
             np.testing.assert_array_equal(ids[local], peer_ids[remote])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+@given(edges=edge_lists(), count=st.integers(1, 4), seed=st.integers(0, 99))
+def test_parts_built_on_the_gpu_equal_those_built_on_the_host(duplication, edges, count, seed):
+    """``on_device=True`` builds a GPU graph's sub-graphs with CuPy: the same
+    CSR (parallel arcs in the same order), slot tables and routing tables."""
+    G = edges.graph("cuda:0")
+    owner = np.random.default_rng(seed).integers(0, count, G.num_vertices).astype(np.int32)
+    on_host = build_parts(G, owner, count, duplication)
+    on_gpu = build_parts(G, owner, count, duplication, on_device=True)
+    for host, gpu in zip(on_host, on_gpu, strict=True):
+        assert gpu.graph.device == G.device and host.graph.device.name == "cpu"
+        for field in ("offsets", "columns", "weights"):
+            expected, found = getattr(host.graph, field), getattr(gpu.graph, field)
+            assert (expected is None) == (found is None)
+            if expected is not None:
+                assert found.dtype == expected.dtype
+                np.testing.assert_array_equal(fr.to_numpy(found), expected)
+        assert gpu.graph.num_edges == host.graph.num_edges
+        if host.graph.vertex_slots is not None:
+            np.testing.assert_array_equal(fr.to_numpy(gpu.graph.vertex_slots.ids),
+                                          host.graph.vertex_slots.ids)
+        for field in ("owned", "owned_ids", "slot_owner", "slot_on_owner"):
+            np.testing.assert_array_equal(getattr(gpu, field), getattr(host, field))
+        assert gpu.mirrors.keys() == host.mirrors.keys()
+        for peer, (local, remote) in host.mirrors.items():
+            np.testing.assert_array_equal(gpu.mirrors[peer][0], local)
+            np.testing.assert_array_equal(gpu.mirrors[peer][1], remote)

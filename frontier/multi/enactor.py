@@ -12,6 +12,7 @@ own communicator.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sys
 import threading
 import time
@@ -162,16 +163,32 @@ def _placed_parts(graph: Graph, devices: list[Device], partition, seed: int,
     """The partition of ``graph`` over ``devices`` and its parts placed there:
     made once, then kept on the graph (``Graph.release_parts`` frees them)."""
     from partition import make_partition
-    from partition.subgraph import build_parts
 
     key = (tuple(device.name for device in devices), partition, seed, duplication)
     if key not in graph._parts:
         layout = make_partition(graph, len(devices), partition, seed)
-        parts = build_parts(graph, layout.owner, len(devices), duplication)
+        parts = _built_parts(graph, layout.owner, len(devices), duplication)
         placed = [place_checked(part, device, memory_limit)
                   for part, device in zip(parts, devices)]
         graph._parts[key] = (layout, placed)
     return graph._parts[key]
+
+
+def _built_parts(graph: Graph, owner, count: int, duplication: str) -> list:
+    """The parts of ``graph``: built on its GPU where it is on one (a sort of
+    every arc there takes a fraction of a second where the host's takes
+    minutes), on the host where it is not or where the GPU lacks the memory
+    for the build's temporaries (said on the ``frontier`` logger)."""
+    from partition.subgraph import build_parts
+
+    if graph.device.is_gpu:
+        try:
+            with graph.device.activate(), \
+                    device_memory_guard(graph.device, "building the parts on the graph's GPU"):
+                return build_parts(graph, owner, count, duplication, on_device=True)
+        except DeviceMemoryError as error:
+            logging.getLogger("frontier").info("%s; building them on the host instead", error)
+    return build_parts(graph, owner, count, duplication)
 
 
 def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, communicator,
