@@ -7,8 +7,9 @@ graph: the parts built where ``frontier.multi.enactor`` builds them now
 (on the graph's GPU) and on the host, each timed once from a graph that
 holds no parts yet (wall seconds, synchronized), then one PageRank call on
 them (to ``tol = 1e-6 / n``, about 17 iterations: the call's ``elapsed_s``
-after a warm-up call), and PageRank on one part. Prints one line per case; ``--host-limit`` skips the host build of
-graphs larger than that scale (it can take minutes).
+after a warm-up call), and PageRank on one part. Prints one line per
+case; ``--host-limit`` skips the host build of graphs larger than that
+scale (it can take minutes).
 
     python benchmarks/part_build.py --kronecker 24 --parts 2 [--host-limit 24]
 """

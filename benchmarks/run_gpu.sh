@@ -143,7 +143,8 @@ elif [ "$what" = shared ]; then
     HYPOTHESIS_PROFILE=gpu step shared-tests 300 python -m pytest -m "gpu and not multi_gpu" -q \
         -p no:cacheprovider tests/test_multi_device.py tests/test_output_exchange.py \
         tests/test_lagging_copies.py tests/test_first_boundary.py \
-        tests/test_processes.py tests/test_user_primitives.py tests/test_device.py
+        tests/test_processes.py tests/test_user_primitives.py tests/test_device.py \
+        tests/test_dense_steps.py
     tail -n 25 "$LOGS/shared-tests.log"
     for scale in ${SCALES:-24}; do
         step "shared-parts-$scale" 420 python benchmarks/shared_parts.py --kronecker "$scale" \

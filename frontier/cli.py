@@ -240,9 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "(one device per MPI rank, under mpirun)")
     run.add_argument("--partition", help="partitioner for multi-device runs: random, "
                      "contiguous, biased_random or metis")
-    run.add_argument("--duplication", choices=("all", "one_hop"), default="all",
+    run.add_argument("--duplication", choices=("all", "one_hop"),
                      help="multi-device: a slot for every vertex on every device, or only "
-                     "for owned vertices and their remote neighbours")
+                     "for owned vertices and their remote neighbours (default: one_hop for "
+                     "primitives that declare dense_steps, such as pagerank, else all)")
     run.add_argument("--communication", choices=("selective", "broadcast"),
                      default="selective",
                      help="multi-device: updates to the devices that hold the vertex, or to all")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 
+from .primitive import DeclarationError, checking_declarations
 from .replay import HOST_LEVELS_PER_BATCH, LEVELS_PER_BATCH, level_batch
 from .result import Result
 
@@ -37,9 +38,12 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     run.graph.device.synchronize()
     setup_s = time.perf_counter() - start
     iteration = replayed = ran_on = 0
+    dense = _checks_dense_steps(run, boundary)
     while not _stop(run, frontier, iteration, boundary):
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
+        if dense:
+            _check_dense(run, frontier, iteration)
         with _batch(replay, iteration, max_iterations, run.graph.device.is_gpu) as batch:
             frontier = run.step(frontier, iteration)
         if boundary is not None:
@@ -73,3 +77,23 @@ def _stop(run, frontier, iteration: int, boundary) -> bool:
     same decision everywhere (a local answer would leave the others waiting)."""
     stop = bool(run.converged(frontier, iteration))
     return stop if boundary is None else boundary.agree(stop)
+
+
+def _checks_dense_steps(run, boundary) -> bool:
+    """Whether to check the primitive's ``dense_steps`` declaration: where
+    it makes one and the declarations' checks are on; on every device if on
+    any (the check is a collective)."""
+    if not type(run).dense_steps:
+        return False
+    check = checking_declarations()
+    return check if boundary is None else bool(run.reduce(int(check), "max"))
+
+
+def _check_dense(run, frontier, iteration: int) -> None:
+    """DeclarationError unless the frontier a step is given holds every
+    vertex (after a boundary, each device holds its own vertices)."""
+    held = int(run.reduce(frontier.unique().size))
+    if held != run.num_vertices:
+        raise DeclarationError(
+            f"{type(run).__name__} declares dense_steps, but the frontier of its step "
+            f"{iteration} holds {held} of the graph's {run.num_vertices} vertices")

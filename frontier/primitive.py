@@ -70,13 +70,13 @@ class WholeGraph:
 
 #: Environment variable that turns on the checks of a primitive's
 #: declarations (``changes_only_in_output``, ``copies_may_lag``,
-#: ``replayable``); the test suite sets it.
+#: ``replayable``, ``dense_steps``); the test suite sets it.
 CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
 
 
 class DeclarationError(AssertionError):
     """A primitive's step broke one of its declarations
-    (``changes_only_in_output``, ``replayable``)."""
+    (``changes_only_in_output``, ``replayable``, ``dense_steps``)."""
 
 
 def checking_declarations() -> bool:
@@ -110,6 +110,14 @@ class Primitive:
     #: (:mod:`frontier.replay`; checked in tests with
     #: ``FRONTIER_CHECK_DECLARATIONS=1``).
     replayable: bool = False
+    #: True if every step's frontier holds every vertex (a power iteration,
+    #: as PageRank and HITS are): each boundary then refreshes the declared
+    #: values of most vertices, which a device holding only its own vertices
+    #: and their neighbours receives for its neighbours alone, so a
+    #: multi-device run's default ``duplication`` is ``"one_hop"``
+    #: (:func:`frontier.enactor.default_duplication`; checked in tests with
+    #: ``FRONTIER_CHECK_DECLARATIONS=1``).
+    dense_steps: bool = False
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None

@@ -44,6 +44,7 @@ class HITSResult(fr.Result):
 class HITS(fr.Primitive):
     parameters = ("max_iter", "tol", "weighted", "nstart", "normalized")
     communicate = {"hub": "owner", "authority": "owner"}
+    dense_steps = True  # every step updates every vertex
 
     def setup(self):
         self.max_iter = self.params["max_iter"]

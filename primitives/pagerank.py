@@ -44,6 +44,7 @@ class PageRank(fr.Primitive):
     parameters = ("alpha", "max_iter", "tol", "weighted", "personalization", "dangling",
                   "nstart")
     communicate = {"spread": "owner"}
+    dense_steps = True  # every step updates every vertex
 
     def setup(self):
         G, params = self.graph, self.params

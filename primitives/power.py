@@ -34,6 +34,7 @@ class PowerIteration(fr.Primitive):
     ``self.change`` in each ``step``."""
 
     communicate = {"x": "owner"}
+    dense_steps = True  # every step updates every vertex
 
     def setup(self):
         self.max_iter = self.params["max_iter"]

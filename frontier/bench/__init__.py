@@ -108,8 +108,9 @@ def add_bench_parser(subparsers) -> argparse.ArgumentParser:
                        "parts on one GPU: what a multi-device run costs beyond its devices)")
     bench.add_argument("--partition", default="random",
                        help="partitioner of multi-device runs (default random)")
-    bench.add_argument("--duplication", choices=("all", "one_hop"), default="all",
-                       help="duplication of multi-device runs (default all)")
+    bench.add_argument("--duplication", choices=("all", "one_hop"),
+                       help="duplication of multi-device runs (default: one_hop for the "
+                       "primitives that declare dense_steps, such as pagerank, else all)")
     bench.add_argument("--workers", type=_names, default=("threads",), metavar="LIST",
                        help="how multi-device runs drive their devices: threads, processes, "
                        "or both (threads,processes: each timed; default threads)")
@@ -143,7 +144,9 @@ def _command(args, spec: GraphSpec, device_name: str) -> str:
               "--roots", str(args.roots), "--repeat", str(args.repeat),
               "--warmup", str(args.warmup), "--device", device_name, "--seed", str(args.seed),
               "--devices", ",".join(map(str, args.devices)), "--partition", args.partition,
-              "--duplication", args.duplication, "--workers", ",".join(args.workers)]
+              "--workers", ",".join(args.workers)]
+    if args.duplication is not None:
+        parts += ["--duplication", args.duplication]
     if args.shared:
         parts.append("--shared")
     return shlex.join(["frontier", "bench", *parts])

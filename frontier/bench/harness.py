@@ -108,7 +108,8 @@ class Settings:
     #: device counts to time Frontier's primitives on (peers run once)
     devices: tuple[int, ...] = (1,)
     partition: str = "random"
-    duplication: str = "all"
+    #: None: each primitive's default (:func:`frontier.enactor.default_duplication`)
+    duplication: str | None = None
     #: how runs on several devices drive them: ``"threads"``, ``"processes"``
     workers: tuple[str, ...] = ("threads",)
     #: the device counts are parts sharing the one ``--device`` (one GPU)
