@@ -56,7 +56,13 @@ class WholeGraph:
 
     def local_slots(self, vertices: list):
         # every vertex has its slot here; index_dtype ids, the fused kernels' usual type
-        return self.graph.xp.asarray(vertices, dtype=index_dtype(self.num_vertices))
+        dtype = index_dtype(self.num_vertices)
+        if len(vertices) == 1 and self.graph.xp is not np:
+            # one source: a fill queued on the stream, not a synchronous copy
+            slots = self.graph.xp.empty(1, dtype=dtype)
+            slots.fill(vertices[0])
+            return slots
+        return self.graph.xp.asarray(vertices, dtype=dtype)
 
     def per_vertex(self, values):
         return self.graph.device.asarray(values)
@@ -136,6 +142,9 @@ class Primitive:
         # id(array) -> (array, fill) of vertex_array's scalar fills, until the
         # first boundary has used them (forget_fills): None from then on
         self._fills: dict | None = {}
+        # id(array) -> array of local_slots' results: slots checked on the
+        # host, which frontier_of need not check again on the device
+        self._checked_slots: dict = {}
 
     def setup(self) -> None:
         """Allocate and initialise the primitive's vertex data."""
@@ -210,8 +219,10 @@ class Primitive:
             If an entry is not an integer vertex id of the whole graph
             (the message names ``name``).
         """
-        return self.view.local_slots([check_vertex(self.num_vertices, v, name)
-                                      for v in vertices])
+        slots = self.view.local_slots([check_vertex(self.num_vertices, v, name)
+                                       for v in vertices])
+        self._checked_slots[id(slots)] = slots
+        return slots
 
     # allocation ------------------------------------------------------------------------
 
@@ -252,7 +263,11 @@ class Primitive:
         self._fills = None
 
     def frontier_of(self, ids) -> Frontier:
-        """A sparse frontier of the given slots (``[]`` for an empty one)."""
+        """A sparse frontier of the given slots (``[]`` for an empty one).
+        Slots from :meth:`local_slots` are not checked again (on a GPU the
+        check is a device read)."""
+        if self._checked_slots.get(id(ids)) is ids:
+            return Frontier(self.graph.num_vertices, self.graph.device, ids=ids)
         return Frontier.from_ids(ids, self.graph.num_vertices, self.graph.device)
 
     def all_vertices(self) -> Frontier:

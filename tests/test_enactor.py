@@ -208,3 +208,38 @@ def test_check_vertex():
         fr.check_vertex(G, 3, name="root")
     with pytest.raises(ValueError, match="source=None must be an integer"):
         fr.check_vertex(G, None)
+
+
+class _Sources(fr.Primitive):
+    """Starts from the slots of its ``sources``, or from ``ids`` as given."""
+
+    def setup(self):
+        self.hits = self.vertex_array(0, np.int32)
+
+    def initial_frontier(self):
+        if "ids" in self.params:
+            return self.frontier_of(self.params["ids"])
+        return self.frontier_of(self.local_slots(self.params["sources"], name="source"))
+
+    def step(self, frontier, iteration):
+        self.hits[frontier.ids] += 1
+        return self.frontier_of([])
+
+    def result(self):
+        return fr.Result()
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("sources", [[3], [0, 5, 5], []])
+def test_a_frontier_of_local_slots_starts_at_those_vertices(device, sources):
+    """Slots from local_slots (one vertex: filled on a GPU) make the first
+    frontier without a second check; other ids are still checked."""
+    graph = fr.generators.grid(2, 3, device=device)
+    run = _Sources(graph, sources=sources)
+    run.setup()
+    frontier = run.initial_frontier()
+    assert sorted(fr.to_numpy(frontier.ids).tolist()) == sorted(sources)
+    with pytest.raises(ValueError, match="source"):
+        _Sources(graph, sources=[6]).initial_frontier()
+    with pytest.raises(ValueError, match="out of range"):
+        _Sources(graph, ids=[6]).initial_frontier()
