@@ -87,9 +87,15 @@ def _grid(rows: int, cols: int, device):
 @settings(max_examples=40)
 @given(edges=edge_lists(max_vertices=60, max_edges=150), data=st.data())
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
-def test_replayed_bfs_is_bfs_level_by_level(device, edges, data):
+@pytest.mark.parametrize("primitive", ["bfs", "dobfs"])
+def test_replayed_traversals_are_the_same_level_by_level(device, primitive, edges, data):
+    """BFS, and DOBFS under a drawn rule or direction (its push levels run
+    on in the levels kernels on a GPU), against themselves level by level."""
     G = edges.graph(device)
     source = data.draw(st.integers(0, G.num_vertices - 1))
+    if primitive == "dobfs":
+        _assert_same_dobfs(G, source, data.draw(st.sampled_from(DOBFS_SETTINGS)))
+        return
     replayed, plain = _both(G, source)
     _assert_same_levels(G, source, replayed, plain)
 
@@ -401,15 +407,6 @@ def _assert_same_dobfs(G, source, settings_):
 
 DOBFS_DEFAULTS = {"rule": "beamer", "alpha": 14.0, "beta": 24.0, "do_a": 0.1, "do_b": 0.2,
                   "direction": None}
-
-
-@settings(max_examples=40)
-@given(edges=edge_lists(max_vertices=60, max_edges=150), data=st.data())
-@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
-def test_replayed_dobfs_is_dobfs_level_by_level(device, edges, data):
-    G = edges.graph(device)
-    source = data.draw(st.integers(0, G.num_vertices - 1))
-    _assert_same_dobfs(G, source, data.draw(st.sampled_from(DOBFS_SETTINGS)))
 
 
 @pytest.mark.gpu
