@@ -335,12 +335,14 @@ def claim_levels_auto(graph, frontier: Frontier, functor, batch, alpha: float,
     not visited yet, as :class:`frontier.AutoDirection` keeps them), decided
     on the device; a negative ``alpha``: every level pushes (the rule
     pushes for good). ``out_edges``: the frontier's, where known, which
-    spares a launch for a frontier too large. ``None`` where nothing ran
-    (labels the kernels cannot claim, a part of a larger graph, a first
-    level too large)."""
+    spares a launch for a frontier too large, and leaves a frontier of
+    large degrees (a hub: a warp would walk its edges alone) to the
+    load-balanced push. ``None`` where nothing ran (labels the kernels
+    cannot claim, a part of a larger graph, a first level too large)."""
     if not _claim_fits(functor) or functor.vertex_slots is not None:
         return None
-    if out_edges is not None and _level_width(graph) == 0 and out_edges > LEVELS_MAX_EDGES:
+    if out_edges is not None and _level_width(graph) == 0 and (
+            out_edges > LEVELS_MAX_EDGES or out_edges > SMALL_MAX_DEGREE * frontier.size):
         return None
     return _run_claim_levels(graph, frontier, functor, batch, alpha, unexplored)
 
