@@ -123,13 +123,12 @@ def _measure(graph, owner: np.ndarray, num_parts: int, name: str) -> Partition:
     passes over a billion arcs take a fraction of a second, the host's half
     a minute)."""
     from frontier.device import to_numpy
-    from frontier.graph import _row_ids
 
     xp = graph.xp
     offsets, columns = graph.offsets, graph.columns
     k = num_parts
     on_device = xp.asarray(owner)
-    source_owner = on_device[_row_ids(xp, offsets, 0, graph.num_arcs)]
+    source_owner = on_device[graph.arc_sources()]
     target_owner = on_device[columns]
     owned_vertices = np.bincount(owner, minlength=k).astype(np.int64)
     owned_edges = to_numpy(xp.bincount(source_owner, minlength=k)).astype(np.int64)

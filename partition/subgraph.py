@@ -96,12 +96,10 @@ class _Arcs:
         self.graph = graph
         self.device = graph.device if on_device else Device("cpu", 0)
         if on_device:
-            from frontier.graph import _row_ids
-
-            xp = self.xp = graph.xp
-            self.src = _row_ids(xp, graph.offsets, 0, graph.num_arcs)
+            self.xp = graph.xp
+            self.src = graph.arc_sources()
             self.dst, self.weights = graph.columns, graph.weights
-            self.owner = xp.asarray(owner)
+            self.owner = self.xp.asarray(owner)
         else:
             self.xp = np
             src, dst, self.weights = graph.edges()

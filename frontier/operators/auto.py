@@ -84,9 +84,10 @@ def _push_levels(graph, frontier, functor, switch, counts, batch):
     """``(output, its counts)`` of push levels run on in the levels kernels
     (the level batch ``batch``; :func:`.fused.claim_levels_auto`), with the
     levels past the first recorded in ``switch``; ``None`` where that does
-    not apply (no batch, the CPU, parts, a rule decided on the host)."""
+    not apply (no batch, the CPU, a rule decided on the host: Gunrock's
+    before it pulls, a forced pull, parts)."""
     rule = None if batch is None else switch.device_rule()
-    if rule is None or switch.on_parts or not graph.device.is_gpu \
+    if rule is None or not graph.device.is_gpu \
             or getattr(functor, "fused", None) != "claim_unvisited":
         return None
     from .fused import claim_levels_auto

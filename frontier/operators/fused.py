@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -315,16 +316,16 @@ def _claim_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     return None if ran is None else ran.output
 
 
-class LevelsRun:
+class LevelsRun(NamedTuple):
     """What the levels kernels did in a batch: the last level's ``output``
     and its ``counts`` (size, out-edges, in-edges; edges only where
     counted), and of the levels decided on the device (all but the first
     one), their vertices (``visited``) and in-edges (``consumed``)."""
 
-    __slots__ = ("output", "counts", "visited", "consumed")
-
-    def __init__(self, output, counts, visited, consumed):
-        self.output, self.counts, self.visited, self.consumed = output, counts, visited, consumed
+    output: Frontier
+    counts: tuple
+    visited: int
+    consumed: int
 
 
 def claim_levels_auto(graph, frontier: Frontier, functor, batch, alpha: float,
@@ -339,7 +340,7 @@ def claim_levels_auto(graph, frontier: Frontier, functor, batch, alpha: float,
     large degrees (a hub: a warp would walk its edges alone) to the
     load-balanced push. ``None`` where nothing ran (labels the kernels
     cannot claim, a part of a larger graph, a first level too large)."""
-    if not _claim_fits(functor) or functor.vertex_slots is not None:
+    if not _claim_fits(functor):
         return None
     if out_edges is not None and _level_width(graph) == 0 and (
             out_edges > LEVELS_MAX_EDGES or out_edges > SMALL_MAX_DEGREE * frontier.size):

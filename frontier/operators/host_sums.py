@@ -53,6 +53,9 @@ WHOLE_PASS_SHARE = 3
 #: graph -> {(pull, weighted): (columns, offsets, weights, matrix)}: a
 #: graph's matrices, kept while its arrays are the same
 _MATRICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: graph -> {pull: (offsets, rows with arcs, their first arcs)}: the same
+#: for the NumPy pass over every row
+_SEGMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
@@ -72,47 +75,59 @@ def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
     # the general path's type: the values', times the weights' where weighted
     result_type = values.dtype if weights is None \
         else np.result_type(values.dtype, weights.dtype)
+    pull = direction == "pull"
     if use_scipy(graph):
-        matrix = _matrix(graph, direction == "pull", weights)
+        matrix = _matrix(graph, pull, weights)
         if vertices is not None:
             matrix = matrix[as_frontier(vertices, graph.num_vertices, graph.device).ids]
         if matrix.nnz == 0:
             return None
         return (matrix @ values).astype(result_type, copy=False)
-    offsets, columns, edge_ids = _arcs(graph, direction == "pull")
+    offsets, columns, edge_ids = _arcs(graph, pull)
     ids = None if vertices is None else as_frontier(vertices, graph.num_vertices, graph.device).ids
     if ids is not None:
         starts = offsets[ids]
         lengths = offsets[ids + 1] - starts
-        if int(lengths.sum()) * WHOLE_PASS_SHARE >= len(columns):
-            # most of the arcs: every row summed in one pass costs less than
-            # gathering these rows' arcs (their positions, then two gathers)
-            sums = _row_sums(offsets[:-1], np.diff(offsets), None, values, columns, edge_ids,
-                             weights)
-            return None if sums is None else sums[ids].astype(result_type, copy=False)
-        arcs = concatenated_ranges(starts, lengths)
-        starts = np.cumsum(lengths) - lengths  # each row's first arc among ``arcs``
-    else:
-        starts, lengths, arcs = offsets[:-1], np.diff(offsets), None
-    sums = _row_sums(starts, lengths, arcs, values, columns, edge_ids, weights)
-    return None if sums is None else sums.astype(result_type, copy=False)
+        # rows holding most of the arcs: every row summed in one pass (below)
+        # costs less than gathering theirs (their positions, then two gathers)
+        if int(lengths.sum()) * WHOLE_PASS_SHARE < len(columns):
+            if not lengths.any():
+                return None
+            arcs = concatenated_ranges(starts, lengths)
+            rows = lengths > 0
+            # each row's first arc among ``arcs``
+            firsts = (np.cumsum(lengths) - lengths)[rows]
+            return _row_sums(rows, firsts, arcs, values, columns, edge_ids,
+                             weights).astype(result_type, copy=False)
+    rows, firsts = _every_row(graph, pull, offsets)
+    sums = _row_sums(rows, firsts, None, values, columns, edge_ids, weights)
+    return (sums if ids is None else sums[ids]).astype(result_type, copy=False)
 
 
-def _row_sums(starts, lengths, arcs, values, columns, edge_ids, weights):
+def _row_sums(rows, firsts, arcs, values, columns, edge_ids, weights):
     """Each row's sum of its arcs' neighbour values (times weights): the
-    rows start at ``starts`` among the arcs ``arcs`` (None: all, in order)
-    and have ``lengths``; ``None`` if no row has an arc."""
-    if not lengths.any():
-        return None
+    rows with arcs are ``rows`` (a mask) and begin at ``firsts`` among the
+    arcs ``arcs`` (None: all, in order)."""
     gathered = values[columns if arcs is None else columns[arcs]]
     if weights is not None:
         edges = arcs if edge_ids is None else (edge_ids if arcs is None else edge_ids[arcs])
         gathered = gathered * (weights if edges is None else weights[edges])
-    # the rows with arcs: each one's segment then ends where the next begins
-    rows = lengths > 0
-    sums = np.zeros(len(lengths), dtype=gathered.dtype)
-    sums[rows] = np.add.reduceat(gathered, starts[rows])
+    # each segment ends where the next row with arcs begins
+    sums = np.zeros(len(rows), dtype=gathered.dtype)
+    sums[rows] = np.add.reduceat(gathered, firsts)
     return sums
+
+
+def _every_row(graph, pull: bool, offsets):
+    """The rows of ``offsets`` (the graph's in-edges with ``pull``) that
+    have arcs, and their first arcs: kept while the graph keeps its arrays,
+    since a betweenness run sums over every row at most of its levels."""
+    kept = _SEGMENTS.setdefault(graph, {})
+    found = kept.get(pull)
+    if found is None or found[0] is not offsets:
+        rows = np.diff(offsets) > 0
+        found = kept[pull] = (offsets, rows, offsets[:-1][rows])
+    return found[1], found[2]
 
 
 def use_scipy(graph) -> bool:
