@@ -13,7 +13,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from . import replay
+from . import replay, split_runs
 from .communicate import declarations
 from .device import Device, is_mpi, resolve_devices
 from .graph import Graph
@@ -262,7 +262,16 @@ def _run(primitive, graph, *, devices, partition, partition_seed, duplication,
 def _iterate_on(device, primitive, graph, params, max_iterations, limit) -> Result:
     """A run on one device, where a ``replayable`` primitive's steps may run
     several levels at once (:mod:`frontier.replay`; rerun level by level
-    and compared when declarations are checked)."""
+    and compared when declarations are checked), and one that declares
+    ``independent_items`` may run in pieces on the CPU's cores
+    (:mod:`frontier.split_runs`; rerun whole and compared likewise)."""
+    split = None if max_iterations is not None or limit is not None \
+        else split_runs.pieces(primitive, graph, params)
+    if split:
+        result = split_runs.run_in_pieces(primitive, graph, params, split)
+        if checking_declarations():
+            split_runs.check_pieces(primitive, result, iterate(primitive(graph, **params), None))
+        return result
     result = iterate(primitive(graph, **params), max_iterations, budget=Budget(device, limit),
                      replay=primitive.replayable)
     if result.replayed_steps and checking_declarations():

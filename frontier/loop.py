@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 
 from .primitive import DeclarationError, checking_declarations
 from .replay import HOST_LEVELS_PER_BATCH, LEVELS_PER_BATCH, level_batch
 from .result import Result
+
+
+@dataclasses.dataclass
+class Steps:
+    """What a run's loop counted: its iterations, the iterations replayed
+    beyond one per step, the steps that ran on past one level, and the
+    seconds before the first iteration."""
+
+    iterations: int = 0
+    replayed: int = 0
+    ran_on: int = 0
+    setup_s: float = 0.0
+
+    def __add__(self, other: Steps) -> Steps:
+        return Steps(self.iterations + other.iterations, self.replayed + other.replayed,
+                     self.ran_on + other.ran_on, max(self.setup_s, other.setup_s))
 
 
 def iterate(run, max_iterations: int | None, boundary=None, budget=None,
@@ -26,6 +43,15 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
     ``replayed_levels`` counts the levels so run beyond one per step, and
     ``replayed_steps`` the steps whose operator ran on past one level.
     """
+    start = time.perf_counter()
+    steps = run_steps(run, max_iterations, boundary, budget, replay)
+    return finish(run, steps, start)
+
+
+def run_steps(run, max_iterations: int | None, boundary=None, budget=None,
+              replay: bool = False) -> Steps:
+    """:func:`iterate`'s loop without the result: set up, step until
+    converged, and say what was counted."""
     name = type(run).__name__
     start = time.perf_counter()
     run.setup()
@@ -36,10 +62,10 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
         frontier = boundary.start(frontier)
     run.forget_fills()
     run.graph.device.synchronize()
-    setup_s = time.perf_counter() - start
-    iteration = replayed = ran_on = 0
+    steps = Steps(setup_s=time.perf_counter() - start)
     dense = _checks_dense_steps(run, boundary)
-    while not _stop(run, frontier, iteration, boundary):
+    while not _stop(run, frontier, steps.iterations, boundary):
+        iteration = steps.iterations
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
         if dense:
@@ -49,16 +75,21 @@ def iterate(run, max_iterations: int | None, boundary=None, budget=None,
         if boundary is not None:
             frontier = boundary.synchronize(frontier)
         taken = 1 if batch is None else batch.taken
-        iteration += taken
-        replayed += taken - 1
-        ran_on += batch is not None and (taken > 1 or batch.ran_on)
+        steps.iterations += taken
+        steps.replayed += taken - 1
+        steps.ran_on += batch is not None and (taken > 1 or batch.ran_on)
+    return steps
+
+
+def finish(run, steps: Steps, start: float) -> Result:
+    """``run``'s result with the counts of ``steps`` and the seconds since ``start``."""
     result = run.result()
     run.graph.device.synchronize()
-    result.iterations = iteration
-    result.replayed_levels = replayed
-    result.replayed_steps = ran_on
+    result.iterations = steps.iterations
+    result.replayed_levels = steps.replayed
+    result.replayed_steps = steps.ran_on
     result.elapsed_s = time.perf_counter() - start
-    result.setup_s = setup_s
+    result.setup_s = steps.setup_s
     return result
 
 

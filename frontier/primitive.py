@@ -124,6 +124,14 @@ class Primitive:
     #: (:func:`frontier.enactor.default_duplication`; checked in tests with
     #: ``FRONTIER_CHECK_DECLARATIONS=1``).
     dense_steps: bool = False
+    #: The name of a list option whose items the run takes one after
+    #: another, each on its own (betweenness's ``sources``), where
+    #: :meth:`absorb` adds one run's work to another's: on a CPU with several
+    #: cores a run may then split the list, run the pieces side by side in
+    #: threads and absorb them into the first before its ``result``
+    #: (:mod:`frontier.split_runs`; checked in tests with
+    #: ``FRONTIER_CHECK_DECLARATIONS=1`` against one run over the whole list).
+    independent_items: str | None = None
     #: the names of the primitive's own options (``self.params``); when set,
     #: the enactor rejects others and requires these. ``None``: not checked.
     parameters: tuple[str, ...] | None = None
@@ -161,6 +169,13 @@ class Primitive:
 
     def result(self) -> Result:
         raise NotImplementedError(f"{type(self).__name__} must define result()")
+
+    def absorb(self, other: Primitive) -> None:
+        """Add the work of ``other``, a run of the same primitive over other
+        items of :attr:`independent_items`, to this run's. ``result`` is
+        then called on this run with ``self.params`` those of the whole run."""
+        raise NotImplementedError(f"{type(self).__name__} declares independent_items "
+                                  "and must define absorb()")
 
     # the whole graph ---------------------------------------------------------------
 

@@ -23,7 +23,9 @@ class Result:
     is the caller's node ``k``), for :meth:`to_dict`. ``replayed_levels``
     counts the iterations a replayable step ran without a host round trip
     of their own, ``replayed_steps`` the steps that ran on past one level
-    (:mod:`frontier.replay`). Other non-field
+    (:mod:`frontier.replay`). A run split over a list of independent items
+    on the CPU's cores (:mod:`frontier.split_runs`) sets ``pieces``, the
+    runs it was split into. Other non-field
     attributes a subclass sets (DOBFS's ``directions``) travel with the
     result too.
     """

@@ -55,6 +55,8 @@ class Brandes(fr.Primitive):
 
     # Depth: as in BFS, an offer only ever replaces -1 (unreached).
     communicate = {"depth": "max", "sigma": "owner", "coefficient": "owner"}
+    # Each source's dependencies are found on their own and added to centrality.
+    independent_items = "sources"
     first_phase = "forward"
 
     def setup(self):
@@ -150,11 +152,14 @@ class Brandes(fr.Primitive):
         self.sigma[reached] = 0.0
         self.coefficient[reached] = 0.0
 
+    def absorb(self, other):
+        self.centrality += other.centrality
+
     def result(self):
         factor, sampled_factor = self.params["scale"]
         centrality = self.centrality * factor
         if sampled_factor is not None:
-            sampled = self.local_slots(self.sources)
+            sampled = self.local_slots(list(self.params["sources"]))
             centrality[sampled] = self.centrality[sampled] * sampled_factor
         return BCResult(centrality)
 

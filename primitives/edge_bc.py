@@ -78,6 +78,10 @@ class EdgeShares:
                                vertices=self.levels[0], direction="push")
         return super().accumulate()
 
+    def absorb(self, other):
+        super().absorb(other)
+        self.arc_centrality += other.arc_centrality
+
     def result(self):
         factor, _ = self.params["scale"]
         ids = self.vertex_ids()

@@ -29,7 +29,7 @@ from strategies import edge_lists
 import frontier as fr
 import frontier.device
 import frontier.enactor
-from frontier import warmup
+from frontier import split_runs, warmup
 from frontier.cli import main
 from frontier.kernels import first_use
 from frontier.nx_backend import cold_start
@@ -451,6 +451,33 @@ def test_betweenness_counts_its_sources_as_passes(gpu, monkeypatch):
     assert cold_start.status()["last_device"] == "cpu"
     nx.betweenness_centrality(G, k=11, seed=0, backend="frontier")
     assert cold_start.status()["last_device"] == THE_GPU.name
+
+
+def test_betweenness_counts_its_passes_per_cpu_thread(gpu, monkeypatch):
+    """Split over 4 threads (frontier.split_runs), 11 sources are 3 passes
+    of each thread: the CPU answers what it finishes as fast as 3."""
+    G = ba_graph()  # 891 edges
+    monkeypatch.setenv(cold_start.MAX_WORK_VARIABLE, str(891 * 3))
+    monkeypatch.setenv(split_runs.THREADS_VARIABLE, "4")
+    monkeypatch.setattr(split_runs, "MIN_WORK", 0)
+    nx.betweenness_centrality(G, k=11, seed=0, backend="frontier")
+    assert cold_start.status()["last_device"] == "cpu"
+    nx.betweenness_centrality(G, k=13, seed=0, backend="frontier")
+    assert cold_start.status()["last_device"] == THE_GPU.name
+
+
+def test_the_warm_up_child_yields_the_cores(monkeypatch):
+    """The background warm-up starts at a lower priority than the caller's."""
+    commands = []
+    monkeypatch.setattr(cold_start.subprocess, "Popen",
+                        lambda command, **options: commands.append(command))
+    monkeypatch.setattr(cold_start.atexit, "register", lambda stop: None)
+    cold_start.WarmUp().start()
+    monkeypatch.undo()  # subprocess.Popen itself was patched
+    prelude = commands[0][2].split("from frontier")[0]
+    shown = subprocess.run([sys.executable, "-c", prelude + "print(os.nice(0))"],
+                           capture_output=True, text=True, check=True).stdout
+    assert int(shown) == min(os.nice(0) + cold_start.WARM_UP_NICENESS, 19)
 
 
 def test_the_cpu_answer_imports_no_cupy(gpu, monkeypatch, tmp_path):

@@ -36,7 +36,7 @@ def betweenness_centrality(G: BackendGraph, k=None, normalized=True, weight=None
         if len(column.values) and column.values.min() <= 0:
             # With zero weights NetworkX's path counts depend on its heap order.
             raise Declined(f"edge attribute {weight!r} has values <= 0")
-    result = brandes(G.frontier_graph(weight, passes=k or len(G)),
+    result = brandes(G.frontier_graph(weight, passes=G.source_passes(k or len(G))),
                      k=None if k is None else int(k), normalized=normalized, weight=weight,
                      endpoints=endpoints, seed=seed)
     return dict(zip(G.nodes, fr.to_numpy(result.centrality).tolist()))

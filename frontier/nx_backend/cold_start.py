@@ -76,6 +76,10 @@ MAX_WORK_VARIABLE = "FRONTIER_COLD_START_MAX_WORK"
 #: GPU"), so 50 million take 4-7 s there, under the 9-16 s a cold call
 #: spent compiling on an H100 host.
 MAX_WORK = 50_000_000
+#: How much lower the background warm-up's priority is than the caller's
+#: (``os.nice``): its compile threads yield the cores to a call answered
+#: on the CPU meanwhile.
+WARM_UP_NICENESS = 10
 #: Seconds a process that exits waits for the warm-up it stops.
 STOP_WAIT_S = 5.0
 #: Edge passes above which a call goes to a warm GPU that this process has
@@ -153,8 +157,11 @@ class WarmUp:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         env.pop("FRONTIER_NX_BACKEND_LOG", None)  # its calls are not the caller's
         jobs = min(8, max(1, (os.cpu_count() or 2) - 1))  # a core left to the caller
+        # At a lower priority: where the caller's call runs on the CPU (split
+        # over its cores, frontier.split_runs), the compile yields them to it.
         command = [sys.executable, "-c",
-                   "import sys; from frontier.cli import main; sys.exit(main(sys.argv[1:]))",
+                   f"import os, sys; hasattr(os, 'nice') and os.nice({WARM_UP_NICENESS}); "
+                   "from frontier.cli import main; sys.exit(main(sys.argv[1:]))",
                    "warmup", "--quiet", "--jobs", str(jobs)]
         self.log = tempfile.TemporaryFile()
         self.started = time.perf_counter()

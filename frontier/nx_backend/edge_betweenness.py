@@ -36,7 +36,7 @@ def edge_betweenness_centrality(G: BackendGraph, k=None, normalized=True, weight
         column = G.edge_weights(weight)
         if len(column.values) and column.values.min() <= 0:
             raise Declined(f"edge attribute {weight!r} has values <= 0")
-    r = edge_brandes(G.frontier_graph(weight, passes=k or len(G)),
+    r = edge_brandes(G.frontier_graph(weight, passes=G.source_passes(k or len(G))),
                      k=None if k is None else int(k), normalized=normalized, weight=weight,
                      seed=seed)
     n = max(len(G.nodes), 1)

@@ -24,6 +24,7 @@ import networkx as nx
 import numpy as np
 
 import frontier as fr
+from frontier import split_runs
 from frontier.networkx_arcs import (
     attribute_values,
     fresh_dicts,
@@ -159,6 +160,14 @@ class BackendGraph:
         compiled yet the CPU (:func:`.cold_start.choose`, the one place the
         backend picks a device)."""
         return cold_start.choose(configured_device(), len(self.edge_src), passes)
+
+    def source_passes(self, sources: int) -> int:
+        """The ``passes`` of a betweenness run from ``sources`` sources, as
+        the CPU would make them: one per source, divided among the threads
+        its sources are split into (:mod:`frontier.split_runs`), so that the
+        CPU answers a run its threads finish in the time of a smaller one."""
+        arcs = len(self.edge_src) * (1 if self.directed else 2)
+        return -(-sources // split_runs.piece_count(sources, len(self.nodes), arcs))
 
     def frontier_graph(self, weight: str | None = None, *, reverse: bool = False,
                        passes: int = 1) -> fr.Graph:
