@@ -63,3 +63,20 @@ def test_collect_marked_takes_each_marked_slot_once(slots, segments, length, id_
     left = marks.copy()
     left[every] = False
     np.testing.assert_array_equal(marked.get(), left)
+
+
+@given(owned_count=st.integers(0, 3000), fraction=st.floats(0, 1), strays=st.integers(0, 20),
+       id_type=st.sampled_from([np.int32, np.int64]), seed=st.integers(0, 2**31))
+@settings(deadline=None)
+def test_owned_bits_is_packbits_of_the_mask(owned_count, fraction, strays, id_type, seed):
+    import cupy
+
+    from frontier.kernels.boundary import owned_bits
+
+    rng = np.random.default_rng(seed)
+    owned = np.sort(rng.choice(4 * owned_count + 1, owned_count, replace=False)).astype(id_type)
+    slots = rng.permutation(owned)[:int(fraction * owned_count)]
+    # slots that are not owned set nothing
+    slots = np.concatenate([slots, rng.integers(0, 4 * owned_count + 1, strays)]).astype(id_type)
+    bits = owned_bits(cupy.asarray(slots), cupy.asarray(owned)).get()
+    np.testing.assert_array_equal(bits, np.packbits(np.isin(owned, slots)))

@@ -179,6 +179,43 @@ def test_a_write_against_the_combiner_is_caught(monkeypatch):
         fr.enact(_Marks, _ring(), stray=False, backwards=True, devices=3)
 
 
+class _Reach(fr.Primitive):
+    """Marks the vertices reached from vertex 0; a step's output holds a
+    vertex once per arc that reached it (repeats)."""
+
+    communicate = {"seen": "max"}
+    changes_only_in_output = True
+
+    def setup(self):
+        self.seen = self.vertex_array(0, np.int32)
+        self.source = self.local_slots([0], name="source")
+        self.seen[self.source] = 1
+
+    def initial_frontier(self):
+        return self.frontier_of(self.source)
+
+    def step(self, frontier, iteration):
+        seen = self.seen
+        out = fr.advance(self.graph, frontier, lambda src, dst, edge, weight: seen[dst] == 0)
+        seen[out.ids] = 1
+        return out
+
+    def result(self):
+        return MarksResult(self.seen)
+
+
+def test_an_output_with_repeats_refreshes_each_slot_once():
+    """0 reaches 1..20, which all reach 21 and 22: a level of 40 ids, two
+    distinct, refreshed by bitmap (over 1 in 32 of the 23 owned slots) from
+    a part that received no offer (the other owns vertices never reached)."""
+    src = [0] * 20 + list(range(1, 21)) * 2
+    dst = list(range(1, 21)) + [21] * 20 + [22] * 20
+    G = fr.Graph.from_edges(src, dst, num_vertices=40, directed=True, device="cpu")
+    owner = np.array([0] * 23 + [1] * 17)
+    many = fr.enact(_Reach, G, devices=2, partition=lambda graph, parts, seed: owner)
+    assert many.to_numpy().mark.tolist() == [1] * 23 + [0] * 17
+
+
 def test_the_declaration_needs_one_way_combiners():
     class Summing(_Marks):
         communicate = {"mark": "sum"}
@@ -221,3 +258,14 @@ def test_output_boundary_on_parts_sharing_a_gpu(name, edges, count, duplication)
         assert_shortest_path_tree(host, source, fused.distance, fused.predecessor)
     elif name != "cc":
         assert_bfs_tree(host, source, fused.depth, fused.predecessor)
+
+
+@pytest.mark.gpu
+def test_an_output_with_repeats_on_parts_sharing_a_gpu():
+    src = [0] * 20 + list(range(1, 21)) * 2
+    dst = list(range(1, 21)) + [21] * 20 + [22] * 20
+    G = fr.Graph.from_edges(src, dst, num_vertices=40, directed=True, device="cuda:0")
+    owner = np.array([0] * 23 + [1] * 17)
+    many = fr.enact(_Reach, G, devices=["cuda:0", "cuda:0"],
+                    partition=lambda graph, parts, seed: owner)
+    assert many.to_numpy().mark.tolist() == [1] * 23 + [0] * 17

@@ -85,3 +85,25 @@ __global__ void collect_marked(const S* slots, long long n, bool* marked, S* out
         if (take) out[base + __popc(taking & ((1u << lane) - 1u))] = slot;
     }
 }
+
+// The bitmap packbits makes of a mask over owned[0..count) (sorted slots)
+// that is true where owned[k] is one of slots[0..n): bit k is bit 7 - k % 8
+// of byte k / 8, set by an atomic OR on the 4-byte word holding that byte
+// (bits: whole words, zeroed). Each slot is found by binary search; a slot
+// not in owned sets nothing.
+template <typename S>
+__global__ void owned_bits(const S* slots, long long n, const S* owned, long long count,
+                           unsigned int* bits) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        S slot = slots[i];
+        long long low = 0, high = count;
+        while (low < high) {
+            long long middle = (low + high) >> 1;
+            if (owned[middle] < slot) low = middle + 1; else high = middle;
+        }
+        if (low == count || owned[low] != slot) continue;
+        unsigned shift = 8u * (unsigned)((low >> 3) & 3) + 7u - (unsigned)(low & 7);
+        atomicOr(bits + (low >> 5), 1u << shift);
+    }
+}

@@ -8,7 +8,8 @@ a gather of the sorted ids and of their slots on the owners (split), then a
 scatter of the owned output into the mask, a concatenation, tickets per
 slot, two gathers, a compaction and a reset (collection): some twenty
 operations a boundary, each some tens of microseconds of host time, while
-the data is often small. Here each is two kernels and one device read.
+the data is often small. Here each is two kernels and one device read, and
+the bitmap of a refresh of many owned slots one kernel (:func:`owned_bits`).
 NumPy runs the whole-array code (the reference these are tested against).
 """
 
@@ -60,3 +61,21 @@ def collect_marked(segments: list, marked):
                 (grid_for(len(segment)),), (THREADS,),
                 (segment, np.int64(len(segment)), marked, out, size))
     return out[:read_counter(size)]
+
+
+def owned_bits(slots, owned):
+    """``packbits`` of the mask over ``owned`` (sorted slots) that is true
+    at the slots among ``slots`` (a device array of the same index type):
+    one zeroed buffer and one kernel, where the whole-array code sorts the
+    slots (a device synchronization in CuPy), zeroes a mask of every owned
+    slot, searches, scatters and packs it."""
+    import cupy
+
+    count = len(owned)
+    bits = cupy.zeros(-(-count // 32), dtype=np.uint32)
+    if len(slots):
+        slots = slots.astype(owned.dtype, copy=False)
+        kernel("owned_bits", owned.dtype, source="boundary.cu")(
+            (grid_for(len(slots)),), (THREADS,),
+            (slots, np.int64(len(slots)), owned, np.int64(count), bits))
+    return bits.view(np.uint8)[:-(-count // 8)]

@@ -117,7 +117,8 @@ _COMPACT = tuple([f"compact_count<{packed}>" for packed in ("false", "true")]
 _OWNER = ("signed char", "short", "int")
 _BOUNDARY = tuple([f"count_owners<{s}, {o}>" for s in _VERTEX for o in _OWNER]
                   + [f"place_by_owner<{s}, {o}>" for s in _VERTEX for o in _OWNER]
-                  + [f"collect_marked<{s}>" for s in _VERTEX])
+                  + [f"collect_marked<{s}>" for s in _VERTEX]
+                  + [f"owned_bits<{s}>" for s in _VERTEX])
 _SEGMENTS = tuple([f"segment_reduce<{op}, {t}>" for op in ("Minimum", "Maximum")
                    for t in _WEIGHT]
                   + [f"segment_reduce<{op}, {t}>"

@@ -65,8 +65,9 @@ from .messages import differs
 ONE_WAY = ("min", "max")
 
 #: GPUs split the output and collect the next frontier with the kernels of
-#: :mod:`frontier.kernels.boundary` (two launches and one read each) instead
-#: of whole-array CuPy; False: the whole-array code (tests compare the two).
+#: :mod:`frontier.kernels.boundary` (two launches and one read each), and
+#: make a refresh's bitmap with one launch, instead of whole-array CuPy;
+#: False: the whole-array code (tests compare the two).
 FUSED_BOUNDARY = True
 
 
@@ -116,7 +117,9 @@ class OutputExchange(Exchange):
     def synchronize(self, frontier: Frontier) -> Frontier:
         begin = time.perf_counter()
         arrays = self.arrays()
-        ids = frontier.ids
+        # each slot once: a refresh's bitmap has one bit per slot for all its
+        # values (a claim's output is distinct already: no work then)
+        ids = frontier.unique().ids
         self.own_marked = False  # whether the split marked the owned output
         if self.checking:
             self._check(arrays, ids)
@@ -269,11 +272,17 @@ class OutputExchange(Exchange):
         owned = self.part.owned  # every peer's refresh list under shared ids
         if len(changed) * 8 * changed.itemsize <= len(owned):
             return [changed, *(arrays[name][changed] for name in self.names)]
-        xp = self.part.graph.xp
-        ordered = xp.sort(changed)
-        mask = xp.zeros(len(owned), dtype=bool)
-        mask[xp.searchsorted(owned, ordered)] = True
-        return [xp.packbits(mask), *(arrays[name][ordered] for name in self.names)]
+        if self._fused():  # the bitmap in one kernel, the slots in its order from it
+            bits = boundary.owned_bits(changed, owned)
+            ordered = owned[compact.bit_positions(bits, len(owned), owned.dtype,
+                                                  count=len(changed))]
+        else:
+            xp = self.part.graph.xp
+            ordered = xp.sort(changed)
+            mask = xp.zeros(len(owned), dtype=bool)
+            mask[xp.searchsorted(owned, ordered)] = True
+            bits = xp.packbits(mask)
+        return [bits, *(arrays[name][ordered] for name in self.names)]
 
     def _check(self, arrays: dict, ids) -> None:
         """Raise :class:`DeclarationError` if the step wrote a declared array
