@@ -68,11 +68,12 @@ def cpu_threads() -> int:
 
 def pieces(primitive, graph, params: dict) -> list[dict] | None:
     """The params of each piece of a run of ``primitive`` on ``graph``
-    (a CPU graph), or ``None`` where the run stays whole."""
+    (a CPU graph), or ``None`` where the run stays whole. The items are
+    listed in ``params`` first (an iterator is read once)."""
     name = primitive.independent_items
     if name is None or graph.device.is_gpu:
         return None
-    items = list(params[name])
+    items = params[name] = list(params[name])
     count = piece_count(len(items), graph.num_vertices, graph.num_arcs)
     if count < 2:
         return None

@@ -160,6 +160,16 @@ def test_a_user_primitive_runs_in_pieces():
     assert split.iterations == len(items)
 
 
+def test_items_given_as_an_iterator_are_read_once():
+    G = fr.generators.kronecker(7, 8, seed=2, device="cpu")
+    with threads(1):
+        whole = fr.enact(_Reached, G, items=list(range(0, 40, 2)))
+    with threads(3):  # the check's whole run reads the same items
+        split = fr.enact(_Reached, G, items=iter(range(0, 40, 2)))
+    assert split.pieces == 3
+    np.testing.assert_array_equal(split.total, whole.total)
+
+
 def test_a_wrong_absorb_is_caught():
     G = fr.generators.kronecker(7, 8, seed=2, device="cpu")
     with threads(2), mock.patch.dict(os.environ, {CHECK_VARIABLE: "1"}), \
