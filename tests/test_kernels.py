@@ -262,8 +262,9 @@ def test_hook_roots_reaches_the_same_fixed_point(edges, seed):
 
 def test_output_counters_are_zero_after_their_ring_wraps():
     """The fused kernels' output counters come from a ring zeroed every
-    COUNTERS launches: with a ring of 3, a BFS of 60 levels (and a DOBFS)
-    still finds every depth."""
+    COUNTERS launches: with a ring of 3 (4 for a request of 4 counters), a
+    BFS of 60 levels (and a DOBFS, its rule's checks included) still finds
+    every depth."""
     from frontier.kernels import workspace
     from primitives import bfs, dobfs
 

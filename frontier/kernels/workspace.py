@@ -83,11 +83,11 @@ def counter(words: int = 1) -> np.uint64:
     (the ring's memset is ordered after earlier launches on the stream)."""
     key = ("counters", _current_gpu(), threading.get_ident())
     ring = _buffers.get(key)
-    if ring is None:
+    if ring is None or words > len(ring[0]):  # a ring that holds the request
         import cupy
 
-        ring = _buffers[key] = [cupy.zeros(COUNTERS, dtype=np.uint64), 0]
-    elif ring[1] + words > COUNTERS:
+        ring = _buffers[key] = [cupy.zeros(max(COUNTERS, words), dtype=np.uint64), 0]
+    elif ring[1] + words > len(ring[0]):
         ring[0].fill(0)
         ring[1] = 0
     ring[1] += words
