@@ -150,11 +150,22 @@ class AutoDirection:
             return self.alpha, self._unexplored_edges
         return None
 
-    def pushed_on(self, levels: int, visited: int, in_edges: int) -> None:
-        """Record ``levels`` push levels decided on the device after the one
-        :meth:`decide` gave (:meth:`device_rule`), whose frontiers held
-        ``visited`` vertices and ``in_edges`` in-edges."""
-        self.directions.extend(["push"] * levels)
+    def pulls_on_device(self) -> float | None:
+        """``beta`` where the levels after a pull :meth:`decide` gave may be
+        decided on the device as it would (Beamer's rule, one device), else
+        ``None``."""
+        if self.on_parts or self.force is not None or self.rule != "beamer" \
+                or self._direction != "pull":
+            return None
+        return self.beta
+
+    def decided_on_device(self, direction: str, levels: int, visited: int,
+                          in_edges: int) -> None:
+        """Record ``levels`` levels of ``direction`` decided on the device
+        after the one :meth:`decide` gave (:meth:`device_rule`,
+        :meth:`pulls_on_device`), whose frontiers held ``visited`` vertices
+        and ``in_edges`` in-edges."""
+        self.directions.extend([direction] * levels)
         self._visited += visited
         if self._unexplored_edges is not None:
             self._unexplored_edges -= in_edges

@@ -204,3 +204,57 @@ def test_gpu_tally_equals_numpy(edges, data):
         for bitmap in (visited,) + ((bits,) if dense else ()):
             bools = np.unpackbits(fr.to_numpy(bitmap).view(np.uint8), bitorder="little")
             np.testing.assert_array_equal(bools[:n], expected)
+
+
+def _with_pull_levels(on: bool, call):
+    """``call()`` with the pull phase in one launch (``on``) or a launch a level."""
+    from frontier.operators import auto
+
+    before = auto.PULL_LEVELS
+    auto.PULL_LEVELS = on  # not monkeypatch: hypothesis runs many examples
+    try:
+        return call()
+    finally:
+        auto.PULL_LEVELS = before
+
+
+@pytest.mark.gpu
+@given(edge_lists(weighted=False, max_vertices=300, max_edges=2000), st.data(),
+       st.sampled_from([1, 4, 1 << 14]))
+def test_pull_levels_in_one_launch_match_a_launch_a_level(edges, data, hub_min):
+    """The pull phase in one launch (``pull_levels``, hubs by a block each
+    from ``hub_min`` in-edges) against a launch and a read per pull level:
+    the same depths and directions, a valid tree."""
+    from frontier.operators import fused
+
+    source = _source(edges, data)
+    G = edges.graph("cuda:0")
+    settings = data.draw(st.sampled_from([EAGER, {"alpha": 4.0, "beta": 8.0}, {}]))
+    before = fused.HUB_PULL_MIN
+    fused.HUB_PULL_MIN = hub_min
+    try:
+        fast = _with_pull_levels(True, lambda: dobfs(G, source, **settings))
+        plain = _with_pull_levels(False, lambda: dobfs(G, source, **settings))
+    finally:
+        fused.HUB_PULL_MIN = before
+    np.testing.assert_array_equal(fr.to_numpy(fast.depth), fr.to_numpy(plain.depth))
+    assert fast.directions == plain.directions
+    assert_bfs_tree(G, source, fast.depth, fast.predecessor)
+
+
+@pytest.mark.gpu
+def test_a_hub_is_pulled_by_a_block():
+    """0 reaches 1..20000, which all point at 20001 (a hub of 20,000
+    in-edges, over HUB_PULL_MIN): pulled in one launch, with the levels
+    around it, as level by level."""
+    leaves = np.arange(1, 20_001)
+    src = np.concatenate([np.zeros(20_000, np.int64), leaves, [20_001]])
+    dst = np.concatenate([leaves, np.full(20_000, 20_001), [20_002]])
+    G = fr.Graph.from_edges(src, dst, num_vertices=20_003, directed=True, device="cuda:0")
+    fast = _with_pull_levels(True, lambda: dobfs(G, 0, **EAGER))
+    plain = _with_pull_levels(False, lambda: dobfs(G, 0, **EAGER))
+    assert fast.directions == plain.directions and "pull" in fast.directions
+    depth = fr.to_numpy(fast.depth)
+    assert depth[20_001] == 2 and depth[20_002] == 3
+    np.testing.assert_array_equal(depth, fr.to_numpy(plain.depth))
+    assert_bfs_tree(G, 0, fast.depth, fast.predecessor)

@@ -1124,3 +1124,178 @@ __global__ void relax_levels(const long long* offsets, const V* columns, const W
         grid_barrier(state + 10, passed);
     }
 }
+
+// ---- Pull levels in one launch (an automatic direction's pull phase) -----
+//
+// pull_levels runs BFS pull levels one after another with a grid-wide
+// barrier between them, while Beamer's rule keeps pulling, so that a pull
+// phase costs one host round trip instead of one a level. Level 0 pulls
+// from `input` (its level decided by the host); before level k > 0 the rule
+// takes the last output's size: fewer than n / beta vertices (the same
+// double product as frontier.AutoDirection) stops the launch for the host to
+// push it (state[17] = 1), as does an empty output or max_levels levels.
+//
+// Frontiers are bitmaps: bits[k % 2] holds level k's (the host zeroes
+// both), and level k writes every word of bits[(k + 1) % 2]: vertex v is
+// lane v % 32 of the warp that takes word v / 32, so the warp stores the
+// word (its ballot of claims) with no atomic. `skip` (pull_skip_bits: the
+// labelled vertices and those without in-edges) passes a vertex by without
+// reading its label, and each claim is added to it the same way. An
+// unlabelled vertex looks over its in-edges (a thread alone while it has
+// at most warp_min, else its warp) and takes the first source in the frontier;
+// only its own warp writes its label. Vertices of more than hub_min in-edges
+// are set aside and pulled by a block each after a barrier (a warp would
+// walk them alone). Level k's output is also written as a mask,
+// masks[k & 1] (n entries each, every one written), for the host to
+// continue from (an append to one queue would put every warp's atomic on
+// one counter).
+//
+// state (u64, zeroed): [0] levels run, [1] barrier arrivals, [3 + 3 (k % 3)
+// + j] level k's output: its size, out-edges and in-edges, [12 + k % 3] its
+// hubs set aside, [15] and [16] the vertices and in-edges of the frontiers
+// decided here (levels k > 0), [17] 1 when the rule stopped the launch.
+template <typename V, typename P>
+__global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, const long long* in_offsets,
+                            const V* in_sources, long long n, const V* input,
+                            long long input_count, unsigned int* bits, unsigned int* skip,
+                            bool* masks, V* hubs, u64* state, int* labels, int value,
+                            P* predecessor, int max_levels, double beta, long long warp_min,
+                            long long hub_min) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    const long long words = (n + 31) >> 5;
+    const int lane = threadIdx.x & 31;
+    u64 passed = 0;
+    for (long long i = thread; i < input_count; i += threads) {
+        V v = input[i];
+        atomicOr(bits + (v >> 5), 1u << (v & 31));
+    }
+    grid_barrier(state + 1, passed);
+    u64 visited = 0, consumed = 0;
+    int k = 0;
+    for (; k < max_levels; ++k) {
+        if (k > 0) {
+            const u64* last = state + 3 + 3 * ((k - 1) % 3);
+            const u64 count = load_volatile(last);
+            if (count == 0) break;
+            if ((double)count * beta < (double)n) {
+                if (thread == 0) state[17] = 1;
+                break;
+            }
+            visited += count;
+            consumed += load_volatile(last + 2);
+        }
+        const unsigned int* active = bits + (k & 1) * words;
+        unsigned int* next_bits = bits + ((k + 1) & 1) * words;
+        u64* counts = state + 3 + 3 * (k % 3);
+        u64* hub_count = state + 12 + k % 3;
+        if (thread == 0) {  // level k + 1's, last used at level k - 2
+            u64* reused = state + 3 + 3 * ((k + 1) % 3);
+            reused[0] = reused[1] = reused[2] = 0;
+            state[12 + (k + 1) % 3] = 0;
+        }
+        bool* out = masks + (k & 1) * n;
+        const int label = value + k;
+        const long long rounds = (words * 32 + threads - 1) / threads;
+        u64 size = 0, out_sum = 0, in_sum = 0;
+        long long v = thread;
+        for (long long r = 0; r < rounds; ++r, v += threads) {  // every lane runs every round
+            const long long word = v >> 5;
+            const unsigned int skipped = word < words ? skip[word] : ~0u;
+            long long begin = 0, end = 0;
+            if (v < n && !((skipped >> lane) & 1u)) {
+                begin = in_offsets[v];
+                end = in_offsets[v + 1];
+            }
+            const bool hub = end - begin > hub_min;
+            warp_append(hub, (V)v, hubs, hub_count);
+            if (hub) end = begin;
+            bool got = false;
+            V parent = 0;
+            const bool alone = end - begin <= warp_min;
+            for (unsigned int long_lists = __ballot_sync(FULL_MASK, !alone); long_lists;
+                 long_lists &= long_lists - 1) {
+                const int owner = __ffs(long_lists) - 1;
+                const long long stop = __shfl_sync(FULL_MASK, end, owner);
+                for (long long first = __shfl_sync(FULL_MASK, begin, owner); first < stop;
+                     first += 32) {
+                    V src = 0;
+                    bool hit = false;
+                    if (first + lane < stop) {
+                        src = in_sources[first + lane];
+                        hit = (active[src >> 5] >> (src & 31)) & 1u;
+                    }
+                    const unsigned int hits = __ballot_sync(FULL_MASK, hit);
+                    if (hits) {
+                        const V found = __shfl_sync(FULL_MASK, src, __ffs(hits) - 1);
+                        if (lane == owner) {
+                            got = true;
+                            parent = found;
+                        }
+                        break;
+                    }
+                }
+            }
+            if (alone) {
+                for (long long i = begin; i < end; ++i) {
+                    const V src = in_sources[i];
+                    if ((active[src >> 5] >> (src & 31)) & 1u) {
+                        got = true;
+                        parent = src;
+                        break;
+                    }
+                }
+            }
+            if (got) {
+                labels[v] = label;
+                if (predecessor) predecessor[v] = (P)parent;
+                size += 1;
+                out_sum += (u64)(offsets[v + 1] - offsets[v]);
+                in_sum += (u64)(end - begin);
+            }
+            if (v < n) out[v] = got;
+            const unsigned int claimed = __ballot_sync(FULL_MASK, got);
+            if (lane == 0 && word < words) {
+                next_bits[word] = claimed;
+                if (claimed) skip[word] = skipped | claimed;
+            }
+        }
+        warp_sum_add(size, counts);
+        warp_sum_add(out_sum, counts + 1);
+        warp_sum_add(in_sum, counts + 2);
+        grid_barrier(state + 1, passed);
+        // the hubs set aside: a block each, its threads over the in-edges
+        const long long hub_total = (long long)load_volatile(hub_count);
+        for (long long h = blockIdx.x; h < hub_total; h += gridDim.x) {
+            const V hub = hubs[h];
+            const long long begin = in_offsets[hub], end = in_offsets[hub + 1];
+            for (long long first = begin; first < end; first += blockDim.x) {
+                const long long i = first + threadIdx.x;
+                V src = 0;
+                bool hit = false;
+                if (i < end) {
+                    src = in_sources[i];
+                    hit = (active[src >> 5] >> (src & 31)) & 1u;
+                }
+                if (__syncthreads_or(hit)) {
+                    if (hit && atomicCAS(labels + hub, -1, label) == -1) {
+                        if (predecessor) predecessor[hub] = (P)src;
+                        atomicOr(next_bits + (hub >> 5), 1u << (hub & 31));
+                        atomicOr(skip + (hub >> 5), 1u << (hub & 31));
+                        out[hub] = true;
+                        atomicAdd(counts, 1ull);
+                        atomicAdd(counts + 1, (u64)(offsets[hub + 1] - offsets[hub]));
+                        atomicAdd(counts + 2, (u64)(end - begin));
+                    }
+                    break;
+                }
+            }
+        }
+        if (thread == 0) state[0] = (u64)(k + 1);
+        grid_barrier(state + 1, passed);
+    }
+    if (thread == 0) {
+        state[15] = visited;
+        state[16] = consumed;
+    }
+}

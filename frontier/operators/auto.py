@@ -12,7 +12,9 @@ A push may run on past its level (:mod:`frontier.replay`: the step's level
 batch, on one GPU, with the built-in claim): the levels kernels then push
 level after level while Beamer's rule, checked on the device with the same
 counts and arithmetic, keeps pushing, or all the remaining levels once the
-rule pushes for good (after its pull phase, or a forced push). Gunrock's
+rule pushes for good (after its pull phase, or a forced push). Likewise a
+pull of Beamer's rule runs on in one launch (``pull_levels``) while the
+rule keeps pulling, with one device read for the whole phase. Gunrock's
 rule decides each level on the host.
 
 A pull needs the level (the vertices found by the last level) and the
@@ -38,6 +40,9 @@ from ..replay import claim_batch
 #: A GPU push over a list frontier reads its counts and output length in one
 #: read (False: the operator's plain push, then the counts).
 TALLIED_PUSH = True
+#: A GPU pull phase of Beamer's rule runs its levels in one launch, with
+#: one read (False: a launch and a read each; tests compare the two).
+PULL_LEVELS = True
 
 
 def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edges):
@@ -66,9 +71,13 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
         output = advance(graph, level, functor, direction="pull", chunk_edges=chunk_edges,
                          among=_candidates(functor))
     else:
-        output = _pull_fused(graph, frontier, functor, switch, bits) or \
-            advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
-                    among=_candidates(functor))
+        pulled = _pull_levels(graph, frontier, functor, switch, batch)
+        if pulled is not None:
+            output, output_counts = pulled
+        else:
+            output = _pull_fused(graph, frontier, functor, switch, bits) or \
+                advance(graph, frontier, functor, direction="pull", chunk_edges=chunk_edges,
+                        among=_candidates(functor))
     if switch.needs_counts() and not switch.on_parts:
         if output_counts is None:
             # a list's degrees cost its length: counted always (the next push
@@ -97,7 +106,27 @@ def _push_levels(graph, frontier, functor, switch, counts, batch):
     ran = claim_levels_auto(graph, frontier, functor, batch, alpha, unexplored, out_edges)
     if ran is None:
         return None
-    switch.pushed_on(batch.taken - 1, ran.visited, ran.consumed)
+    switch.decided_on_device("push", batch.taken - 1, ran.visited, ran.consumed)
+    return ran.output, (ran.counts, None)
+
+
+def _pull_levels(graph, frontier, functor, switch, batch):
+    """``(output, its counts)`` of pull levels run on in one launch while
+    Beamer's rule keeps pulling (the level batch ``batch``;
+    :func:`.fused.pull_levels`), the levels past the first recorded in
+    ``switch``; ``None`` where that does not apply (no batch, the CPU,
+    another functor or rule, a part of a graph)."""
+    beta = None if batch is None or not PULL_LEVELS else switch.pulls_on_device()
+    if beta is None or not graph.device.is_gpu \
+            or getattr(functor, "fused", None) != "claim_unvisited":
+        return None
+    from .fused import pull_levels
+
+    ran = pull_levels(graph, frontier, functor, batch, beta)
+    if ran is None:
+        return None
+    switch.decided_on_device("pull", batch.taken - 1, ran.visited, ran.consumed)
+    switch.operator_state.pop("visited", None)  # the levels' claims are not in it
     return ran.output, (ran.counts, None)
 
 

@@ -70,6 +70,10 @@ LEVELS_BLOCKS_PER_SM = 2
 # degrees of three levels, the levels run, the barrier's arrivals, in-edges
 # of three levels, and what an automatic direction's rule counted).
 LEVELS_STATE_WORDS = 17
+# Words of pull_levels' state (traversal.cu: the levels run, the barrier's
+# arrivals, three levels' sizes, out-edges and in-edges and hubs, and what
+# the rule counted).
+PULL_STATE_WORDS = 18
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -403,6 +407,49 @@ def _run_claim_levels(graph, frontier: Frontier, functor, batch, alpha: float = 
     return LevelsRun(output, counts, visited, consumed)
 
 
+def pull_levels(graph, frontier: Frontier, functor, batch, beta: float) -> LevelsRun | None:
+    """Pull levels of an automatic direction in one launch of
+    ``pull_levels``: the frontier's level (the host decided to pull it),
+    then each level for which Beamer's rule still pulls (its output has at
+    least ``n / beta`` vertices), up to ``batch.allowed``; one device read.
+    Sets ``batch.taken``; the levels past the first are decided on the
+    device (their frontiers' vertices and in-edges in the result). ``None``
+    where this does not apply (labels the kernels cannot claim, a part of a
+    larger graph)."""
+    if not _claim_fits(functor) or functor.vertex_slots is not None:
+        return None
+    n = graph.num_vertices
+    in_edges = graph.in_edges()
+    ids = vertex_ids(graph, frontier.ids)
+    predecessor = functor.predecessor
+    types = _claim_types(graph, predecessor)
+    xp = graph.xp
+    bits = xp.zeros(2 * (-(-n // 32)), dtype=np.uint32)
+    skip = pull_skip_bits(graph, functor.labels)
+    masks = xp.empty(2 * n, dtype=bool)
+    hubs = xp.empty(min(n, len(in_edges.sources) // (HUB_PULL_MIN + 1)) + 1,
+                    dtype=graph.columns.dtype)
+    state = xp.zeros(PULL_STATE_WORDS, dtype=np.uint64)
+    function = kernel("pull_levels", *types)
+    function((_resident_grid(function),), (256,), (
+        graph.offsets, in_edges.offsets, in_edges.sources, np.int64(n), ids, np.int64(len(ids)),
+        bits, skip, masks, hubs, state, functor.labels, np.int32(functor.value),
+        pointer(predecessor), np.int32(batch.allowed), np.float64(beta),
+        np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN)))
+    words = state.get()  # the one read
+    levels = int(words[0])
+    if levels == 0:
+        return None
+    last = 3 + 3 * ((levels - 1) % 3)
+    count = int(words[last])
+    batch.taken = levels
+    start = ((levels - 1) & 1) * n
+    output = Frontier(n, graph.device, mask=masks[start:start + n])
+    output._size = count  # as tally sets a dense frontier's
+    return LevelsRun(output, (count, int(words[last + 1]), int(words[last + 2])),
+                     int(words[15]), int(words[16]))
+
+
 def _level_queues(graph, dtype):
     """The two queues the levels kernels alternate between: a level's output
     has at most LEVELS_MAX_EDGES entries, and at most one per vertex."""
@@ -460,6 +507,22 @@ def _relax_levels(graph, frontier: Frontier, functor, batch) -> Frontier | None:
     batch.taken = levels
     return Frontier(graph.num_vertices, graph.device, ids=queues[(levels - 1) % 2][:count],
                     distinct=True)
+
+
+@functools.cache
+def _resident_grid(function) -> int:
+    """Blocks of 256 threads of ``function`` that the GPU holds at once, by
+    the driver's occupancy count (every one of them must be resident for a
+    grid-wide barrier; a scan over every vertex wants them all); where the
+    driver cannot say, :func:`_levels_grid`'s."""
+    import cupy
+
+    try:
+        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            function.kernel.ptr, 256, 0)
+    except (AttributeError, cupy.cuda.driver.CUDADriverError):
+        return _levels_grid(function)
+    return max(1, per_sm) * cupy.cuda.Device().attributes["MultiProcessorCount"]
 
 
 @functools.cache
