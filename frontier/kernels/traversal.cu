@@ -401,6 +401,53 @@ __global__ void claim_push_small(const long long* offsets, const V* columns, con
 
 // A pull's claim, by the one thread that found `v` an in-neighbour `src` in
 // the frontier (no race: each candidate is scanned by one thread or warp).
+// For this lane's vertex, whose in-edges are in_sources[begin, end): the
+// first source set in the frontier bitmap `active`, in `parent`; false if
+// none. A list of at most warp_min edges is scanned by its lane alone, a
+// longer one by the whole warp, 32 edges at a time, until a hit. Every lane
+// of the warp must call.
+template <typename V>
+__device__ __forceinline__ bool find_parent(const V* in_sources, long long begin, long long end,
+                                            long long warp_min, const unsigned int* active,
+                                            V& parent) {
+    const int lane = threadIdx.x & 31;
+    bool found = false;
+    const bool alone = end - begin <= warp_min;
+    for (unsigned int long_lists = __ballot_sync(FULL_MASK, !alone); long_lists;
+         long_lists &= long_lists - 1) {
+        const int owner = __ffs(long_lists) - 1;
+        const long long stop = __shfl_sync(FULL_MASK, end, owner);
+        for (long long first = __shfl_sync(FULL_MASK, begin, owner); first < stop;
+             first += 32) {
+            V src = 0;
+            bool hit = false;
+            if (first + lane < stop) {
+                src = in_sources[first + lane];
+                hit = (active[src >> 5] >> (src & 31)) & 1u;
+            }
+            const unsigned int hits = __ballot_sync(FULL_MASK, hit);
+            if (hits) {
+                const V first_hit = __shfl_sync(FULL_MASK, src, __ffs(hits) - 1);
+                if (lane == owner) {
+                    found = true;
+                    parent = first_hit;
+                }
+                break;
+            }
+        }
+    }
+    if (alone) {
+        for (long long i = begin; i < end; ++i) {
+            const V src = in_sources[i];
+            if ((active[src >> 5] >> (src & 31)) & 1u) {
+                parent = src;
+                return true;
+            }
+        }
+    }
+    return found;
+}
+
 template <typename V, typename P>
 __device__ __forceinline__ void claim_from(long long v, V src, int* labels, int value,
                                            P* predecessor, bool* out) {
@@ -428,7 +475,6 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
     long long stride = (long long)gridDim.x * blockDim.x;
     long long rounds = (n + stride - 1) / stride;
     long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = threadIdx.x & 31;
     for (long long r = 0; r < rounds; ++r, v += stride) {  // every lane runs every round
         long long begin = 0, end = 0;
         if (v < n && !(skip && ((skip[v >> 5] >> (v & 31)) & 1u)) &&
@@ -439,37 +485,9 @@ __global__ void claim_pull(const long long* in_offsets, const V* in_sources, lon
         bool hub = end - begin > hub_min;
         warp_append(hub, (V)v, hubs, hub_count);
         if (hub) end = begin;
-        bool alone = end - begin <= warp_min;
-        for (unsigned int long_lists = __ballot_sync(FULL_MASK, !alone); long_lists;
-             long_lists &= long_lists - 1) {
-            int owner = __ffs(long_lists) - 1;
-            long long target = __shfl_sync(FULL_MASK, v, owner);
-            long long stop = __shfl_sync(FULL_MASK, end, owner);
-            for (long long first = __shfl_sync(FULL_MASK, begin, owner); first < stop;
-                 first += 32) {
-                V src = 0;
-                bool hit = false;
-                if (first + lane < stop) {
-                    src = in_sources[first + lane];
-                    hit = (active[src >> 5] >> (src & 31)) & 1u;
-                }
-                unsigned int hits = __ballot_sync(FULL_MASK, hit);
-                if (hits) {
-                    if (lane == __ffs(hits) - 1) {
-                        claim_from(target, src, labels, value, predecessor, out);
-                    }
-                    break;
-                }
-            }
-        }
-        if (!alone) continue;
-        for (long long i = begin; i < end; ++i) {
-            V src = in_sources[i];
-            if ((active[src >> 5] >> (src & 31)) & 1u) {
-                claim_from(v, src, labels, value, predecessor, out);
-                break;
-            }
-        }
+        V parent = 0;
+        if (find_parent(in_sources, begin, end, warp_min, active, parent))
+            claim_from(v, parent, labels, value, predecessor, out);
     }
 }
 
@@ -1210,42 +1228,8 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
             const bool hub = end - begin > hub_min;
             warp_append(hub, (V)v, hubs, hub_count);
             if (hub) end = begin;
-            bool got = false;
             V parent = 0;
-            const bool alone = end - begin <= warp_min;
-            for (unsigned int long_lists = __ballot_sync(FULL_MASK, !alone); long_lists;
-                 long_lists &= long_lists - 1) {
-                const int owner = __ffs(long_lists) - 1;
-                const long long stop = __shfl_sync(FULL_MASK, end, owner);
-                for (long long first = __shfl_sync(FULL_MASK, begin, owner); first < stop;
-                     first += 32) {
-                    V src = 0;
-                    bool hit = false;
-                    if (first + lane < stop) {
-                        src = in_sources[first + lane];
-                        hit = (active[src >> 5] >> (src & 31)) & 1u;
-                    }
-                    const unsigned int hits = __ballot_sync(FULL_MASK, hit);
-                    if (hits) {
-                        const V found = __shfl_sync(FULL_MASK, src, __ffs(hits) - 1);
-                        if (lane == owner) {
-                            got = true;
-                            parent = found;
-                        }
-                        break;
-                    }
-                }
-            }
-            if (alone) {
-                for (long long i = begin; i < end; ++i) {
-                    const V src = in_sources[i];
-                    if ((active[src >> 5] >> (src & 31)) & 1u) {
-                        got = true;
-                        parent = src;
-                        break;
-                    }
-                }
-            }
+            const bool got = find_parent(in_sources, begin, end, warp_min, active, parent);
             if (got) {
                 labels[v] = label;
                 if (predecessor) predecessor[v] = (P)parent;
