@@ -7,7 +7,9 @@ how one run's work adds to another's. On a CPU device with several cores,
 :func:`run_in_pieces` splits the list into one piece per thread, runs each
 piece's loop in a thread of its own, absorbs the pieces into the first in
 their order (so the answer does not depend on which thread ends first) and
-takes the result from it. NumPy gives up the interpreter lock in its array
+takes the result from it. A piece that fails stops the others at their
+next step, as does an interrupt of the caller (Ctrl-C), and its error is
+raised. NumPy gives up the interpreter lock in its array
 work (gathers, scatters, reductions, scans: nearly all of a CPU run's time
 on a large graph), so the threads share the cores.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import threading
 import time
 
 import numpy as np
@@ -108,8 +111,21 @@ def run_in_pieces(primitive, graph, params: dict, split: list[dict]) -> Result:
     over the pieces ``split`` (:func:`pieces`) in threads of their own."""
     start = time.perf_counter()
     runs = [primitive(graph, **piece) for piece in split]
+    stop = threading.Event()  # set: the other pieces stop at their next step
+    for run in runs:
+        run.step = _unless_stopped(run.step, stop)
     with concurrent.futures.ThreadPoolExecutor(len(runs), "frontier-piece") as pool:
-        counted = list(pool.map(lambda run: run_steps(run, None), runs))
+        futures = [pool.submit(run_steps, run, None) for run in runs]
+        try:
+            done, _ = concurrent.futures.wait(
+                futures, return_when=concurrent.futures.FIRST_EXCEPTION)
+            failed = [future for future in futures if future in done and future.exception()]
+            if failed:
+                raise failed[0].exception()
+        except BaseException:  # a piece's error, or an interrupt of the caller
+            stop.set()
+            raise
+        counted = [future.result() for future in futures]
     first = runs[0]
     for run in runs[1:]:
         first.absorb(run)
@@ -118,6 +134,20 @@ def run_in_pieces(primitive, graph, params: dict, split: list[dict]) -> Result:
     result = finish(first, steps, start)
     result.pieces = len(runs)
     return result
+
+
+class _Stopped(Exception):
+    """A piece stopped because another failed or the caller was interrupted."""
+
+
+def _unless_stopped(step, stop: threading.Event):
+    """``step``, raising :class:`_Stopped` instead once ``stop`` is set."""
+    def step_unless_stopped(frontier, iteration):
+        if stop.is_set():
+            raise _Stopped
+        return step(frontier, iteration)
+
+    return step_unless_stopped
 
 
 def check_pieces(primitive, split: Result, whole: Result) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from dataclasses import dataclass
 from unittest import mock
 
@@ -118,8 +119,8 @@ class _Reached(fr.Primitive):
     ``total``; with ``forget`` its ``absorb`` drops the other run's counts
     (a wrong declaration), with ``fail`` a piece raises."""
 
-    parameters = ("items", "forget", "fail")
-    defaults = {"forget": False, "fail": None}
+    parameters = ("items", "forget", "fail", "pause")
+    defaults = {"forget": False, "fail": None, "pause": 0.0}
     independent_items = "items"
 
     def setup(self):
@@ -136,6 +137,7 @@ class _Reached(fr.Primitive):
         item = self.items[iteration]
         if item == self.params["fail"]:
             raise RuntimeError(f"item {item} failed")
+        time.sleep(self.params["pause"])
         ends = self.graph.columns[self.graph.offsets[item]:self.graph.offsets[item + 1]]
         np.add.at(self.total, ends, 1)
         return frontier
@@ -186,6 +188,16 @@ def test_a_failing_piece_raises_its_error():
     G = fr.generators.kronecker(7, 8, seed=2, device="cpu")
     with threads(3), pytest.raises(RuntimeError, match="item 7 failed"):
         fr.enact(_Reached, G, items=list(range(12)), fail=7)
+
+
+def test_a_failing_piece_stops_the_others():
+    """Piece 1 fails at its first item; pieces 0 and 2 would take 1 s each
+    (10 items of 0.1 s) but stop at their next step."""
+    G = fr.generators.kronecker(6, 8, seed=2, device="cpu")
+    begin = time.perf_counter()
+    with threads(3), pytest.raises(RuntimeError, match="item 1 failed"):
+        fr.enact(_Reached, G, items=list(range(30)), fail=1, pause=0.1)
+    assert time.perf_counter() - begin < 0.6
 
 
 def test_a_declaration_without_absorb_says_so():
