@@ -19,7 +19,9 @@ Each record holds the median time over roots (each root's median of
 ``--repeat`` runs after a warm-up; CUDA events), the bytes exchanged per
 call, the iterations, the device memory pool's size after the runs (the
 parts included: the pool's free blocks are released before each
-configuration; parts are built once per part count and graph), and for BFS
+configuration; parts are built once per part count and graph), the most
+bytes one part held (``part_bytes``: its graph, slot tables and the
+primitive's and the boundary's arrays; not the operators' temporaries), and for BFS
 and SSSP a lower bound on the bytes: the pairs (part, vertex) where a vertex
 reached from a part's own vertices is owned by another part, times the bytes
 of one entry (a 4-byte id plus the declared values).
@@ -108,7 +110,8 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     return {"time_ms": statistics.median(times), "times_ms": times,
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
             "bound_bytes": statistics.median(bound) if bound else None,
-            "pool_bytes": None if pool is None else int(pool.total_bytes())}
+            "pool_bytes": None if pool is None else int(pool.total_bytes()),
+            "part_bytes": getattr(result, "part_bytes", None)}
 
 
 def lower_bound_bytes(graph, result, primitive: str) -> int:
@@ -155,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     date = datetime.now(timezone.utc).replace(microsecond=0)
     command = shlex.join(["python", "benchmarks/shared_parts.py", *(argv or sys.argv[1:])])
     print("| scale | primitive | dup | parts | boundary | ms | x 1 part | MB sent | "
-          "bound MB | pool GiB | iterations |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "bound MB | pool GiB | part MB | iterations |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for scale in args.kronecker:
         primitives = args.primitives.split(",")
         plain = fr.generators.kronecker(scale=scale, seed=args.seed, device=device)
@@ -208,7 +211,8 @@ def _row(record: dict) -> str:
     return (f"| {record['scale']} | {record['primitive']} | {record['duplication'] or ''} | "
             f"{record['num_devices']} | {record['boundary']} | {record['time_ms']:.2f} | "
             f"{record['ratio_to_one_part']:.2f} | {mb(record['exchanged_bytes'])} | "
-            f"{mb(record['bound_bytes'])} | {pool} | {record['iterations']} |")
+            f"{mb(record['bound_bytes'])} | {pool} | {mb(record['part_bytes'])} | "
+            f"{record['iterations']} |")
 
 
 def _plain(value):

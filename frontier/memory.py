@@ -19,6 +19,8 @@ import os
 import re
 import traceback
 
+import numpy as np
+
 from .device import Device
 
 ENVIRONMENT = "FRONTIER_MEMORY_LIMIT"
@@ -125,6 +127,27 @@ def array_bytes(holder) -> int:
     """Bytes held by the NumPy/CuPy arrays among ``holder``'s attributes."""
     return sum(int(value.nbytes) for value in vars(holder).values()
                if hasattr(value, "nbytes") and hasattr(value, "dtype"))
+
+
+def distinct_array_bytes(*holders) -> int:
+    """Bytes of the distinct NumPy/CuPy arrays among the holders' attributes
+    (a dict holder: its values), and among the items of the dicts, lists
+    and tuples there; an array held twice counts once."""
+    seen: dict[int, int] = {}
+
+    def add(value) -> None:
+        nbytes = getattr(value, "nbytes", None)  # a class has a descriptor there
+        if isinstance(nbytes, int) and hasattr(value, "dtype") \
+                and not isinstance(value, np.generic):
+            seen[id(value)] = nbytes
+
+    for holder in holders:
+        for value in (holder.values() if isinstance(holder, dict) else vars(holder).values()):
+            if isinstance(value, dict):
+                value = list(value.values())
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                add(item)
+    return sum(seen.values())
 
 
 class Budget:

@@ -18,9 +18,12 @@ class Result:
     and initialising the primitive's data). ``devices`` names the devices it
     ran on; a multi-device run also sets ``partition`` (the partition's
     metrics, :meth:`partition.Partition.to_dict`), ``exchanged_bytes`` (bytes
-    sent between devices) and ``exchange_s`` (time spent exchanging, summed
-    over devices). ``node_labels`` are the graph's (``None``: vertex ``k``
-    is the caller's node ``k``), for :meth:`to_dict`. ``replayed_levels``
+    sent between devices), ``exchange_s`` (time spent exchanging, summed
+    over devices) and ``part_bytes`` (the most bytes one part held on its
+    device at the end: its graph, slot tables and the primitive's and the
+    boundary's arrays; :func:`frontier.multi.enactor.part_bytes`).
+    ``node_labels`` are the graph's (``None``: vertex ``k`` is the caller's
+    node ``k``), for :meth:`to_dict`. ``replayed_levels``
     counts the iterations a replayable step ran without a host round trip
     of their own, ``replayed_steps`` the steps that ran on past one level
     (:mod:`frontier.replay`). A run split over a list of independent items

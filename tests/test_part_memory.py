@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -12,7 +14,7 @@ import frontier as fr
 from frontier.device import get_device
 from frontier.kernels.masked import ROW, masked_sum
 from frontier.multi.enactor import owner_dtype
-from primitives import pagerank
+from primitives import bfs, pagerank
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.int32, np.int64, np.uint32,
@@ -59,3 +61,43 @@ def test_placed_parts_keep_small_owner_and_slot_types(duplication):
         assert part.owned.dtype == np.int32
     np.testing.assert_allclose(fr.to_numpy(pagerank(graph, **options).rank),
                                fr.to_numpy(pagerank(G).rank), rtol=1e-9, atol=1e-12)
+
+
+@dataclass
+class _Held(fr.Result):
+    mark: object
+
+
+class _Holding(fr.Primitive):
+    """Holds ``extra`` float64 vertex arrays beside its result; no steps."""
+
+    parameters = ("extra",)
+
+    def setup(self):
+        self.mark = self.vertex_array(0, np.int32)
+        self.extra = [self.vertex_array(0.0, np.float64) for _ in range(self.params["extra"])]
+
+    def initial_frontier(self):
+        return self.frontier_of([])
+
+    def result(self):
+        return _Held(self.mark)
+
+
+def test_part_bytes_count_the_primitives_arrays():
+    G = fr.generators.grid(20, 20, device="cpu")
+    plain = fr.enact(_Holding, G, extra=0, devices=2)
+    more = fr.enact(_Holding, G, extra=3, devices=2)
+    # under "all" every part has a slot for each of the 400 vertices
+    assert more.part_bytes - plain.part_bytes == 3 * 8 * G.num_vertices
+    assert plain.part_bytes > G.num_vertices * 4  # the mark, the graph, the slot tables
+    assert not hasattr(fr.enact(_Holding, G, extra=0), "part_bytes")  # one device
+
+
+def test_one_hop_parts_hold_less_on_a_graph_with_locality():
+    G = fr.generators.grid(1, 4000, device="cpu")  # a path, cut in two halves
+    halves = lambda graph, parts, seed: np.arange(graph.num_vertices) * parts // graph.num_vertices  # noqa: E731
+    every = bfs(G, 0, devices=2, partition=halves, duplication="all")
+    near = bfs(G, 0, devices=2, partition=halves, duplication="one_hop")
+    np.testing.assert_array_equal(near.depth, every.depth)
+    assert near.part_bytes < 0.8 * every.part_bytes  # 0.71 without the checks

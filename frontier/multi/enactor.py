@@ -22,7 +22,14 @@ import numpy as np
 
 from ..device import Device
 from ..graph import Graph, index_dtype
-from ..memory import Budget, DeviceMemoryError, check_fits, device_memory_guard, release_frames
+from ..memory import (
+    Budget,
+    DeviceMemoryError,
+    check_fits,
+    device_memory_guard,
+    distinct_array_bytes,
+    release_frames,
+)
 from ..ranges import concatenated_ranges
 from ..result import Result
 from .communicator import LocalGroup
@@ -207,7 +214,19 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
         boundary = OutputExchange if applies(primitive, communication) else Exchange
         exchange = boundary(run, part, communicator, ROUTES[communication])
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
+        result.part_bytes = part_bytes(part, run, exchange)
         return gather_result(result, part, communicator, num_vertices, exchange, num_arcs)
+
+
+def part_bytes(part: PlacedPart, run, exchange) -> int:
+    """Bytes a part holds on its device at the end of a run: its graph, its
+    slot tables, the primitive's arrays and the boundary's (routing lists,
+    snapshots, marks). The operators' temporaries, freed within a step, are
+    not counted."""
+    holders = [part, run, exchange, *exchange.lists.values()]
+    if getattr(exchange, "snapshot", None):
+        holders.append(exchange.snapshot)
+    return part.graph.storage_bytes() + distinct_array_bytes(*holders)
 
 
 @contextlib.contextmanager
@@ -270,6 +289,7 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
     sent_bytes = communicator.allreduce(exchange.sent_bytes, "sum")
     seconds = communicator.allreduce(exchange.seconds, "sum")
     setup_s = communicator.allreduce(result.setup_s, "max")
+    largest_part = communicator.allreduce(getattr(result, "part_bytes", 0), "max")
     vertex_names = [name for name in arrays if name not in result.arc_fields]
     message = [part.owned_ids] + [arrays[name][part.owned] for name in vertex_names]
     if result.arc_fields:
@@ -296,6 +316,7 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
                 whole[at] = message[first + 1 + index]
             setattr(result, name, whole)
     result.setup_s = setup_s
+    result.part_bytes = largest_part
     result.exchanged_bytes = sent_bytes
     result.exchange_s = seconds
     return result
