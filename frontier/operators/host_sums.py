@@ -21,7 +21,10 @@ the development CPU). Here:
   pass instead, and picks its own: finding and gathering its arcs cost
   more. ``nx.betweenness_centrality(G, k=16)`` on that graph, answered on
   the CPU, took 1.8-2.0 s against 3.8-4.3 s (alternating in one process,
-  2026-11-27).
+  2026-11-27). SciPy's product takes the same rule: every row's sum, then
+  the list's, instead of copying the list's rows out (betweenness from 4
+  sources on Kronecker 18, 7.6 M arcs, one thread: 0.29 s against 0.44 s,
+  the same sums to the bit).
 
 SciPy's sums may differ from the general path's in the last bits (another
 order of additions). The GPU's counterpart is the fused ``gather_sum``
@@ -78,8 +81,15 @@ def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
     pull = direction == "pull"
     if use_scipy(graph):
         matrix = _matrix(graph, pull, weights)
-        if vertices is not None:
-            matrix = matrix[as_frontier(vertices, graph.num_vertices, graph.device).ids]
+        if vertices is None:
+            return None if matrix.nnz == 0 else (matrix @ values).astype(result_type, copy=False)
+        ids = as_frontier(vertices, graph.num_vertices, graph.device).ids
+        starts = matrix.indptr[ids]
+        if int((matrix.indptr[ids + 1] - starts).sum()) * WHOLE_PASS_SHARE >= matrix.nnz > 0:
+            # rows holding most of the arcs: every row's sum, then theirs, costs
+            # less than copying their rows out (the same sums, row by row)
+            return (matrix @ values)[ids].astype(result_type, copy=False)
+        matrix = matrix[ids]
         if matrix.nnz == 0:
             return None
         return (matrix @ values).astype(result_type, copy=False)
