@@ -142,14 +142,15 @@ def test_default_converged_takes_no_vote(monkeypatch, communication):
     # selective: the output boundary; broadcast: the snapshot one
     result = bfs(G, 0, devices=["cpu:0", "cpu:1"], communication=communication)
     assert result.iterations == 40
-    # the stop check after the first boundary, then the gather's three sums
-    assert len(calls) == 1 + 3
+    # the stop check after the first boundary, then the gather's four
+    # reductions (bytes sent, seconds, set-up time, the largest part's bytes)
+    assert calls == ["sum", "sum", "sum", "max", "max"]
     calls.clear()
     own = fr.enact(_OwnConverged, G, source=0, devices=["cpu:0", "cpu:1"],
                    communication=communication)
     assert own.iterations == 40 and own.depth.tolist() == result.depth.tolist()
-    # its reduction at every stop check, no allreduce to vote, the gather's sums
-    assert len(calls) == own.iterations + 1 + 3
+    # its reduction at every stop check, no allreduce to vote, the gather's four
+    assert len(calls) == own.iterations + 1 + 4
 
 
 def test_a_prepaid_reduction_must_be_the_one_announced():
