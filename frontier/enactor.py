@@ -265,8 +265,7 @@ def _iterate_on(device, primitive, graph, params, max_iterations, limit) -> Resu
     and compared when declarations are checked), and one that declares
     ``independent_items`` may run in pieces on the CPU's cores
     (:mod:`frontier.split_runs`; rerun whole and compared likewise)."""
-    split = None if max_iterations is not None or limit is not None \
-        else split_runs.pieces(primitive, graph, params)
+    split = split_runs.pieces(primitive, graph, params, max_iterations, limit)
     if split:
         result = split_runs.run_in_pieces(primitive, graph, params, split)
         if checking_declarations():

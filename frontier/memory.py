@@ -123,12 +123,6 @@ def host_peak_bytes() -> int:
     return int(peak) * (1 if sys.platform == "darwin" else 1024)  # macOS counts bytes
 
 
-def array_bytes(holder) -> int:
-    """Bytes held by the NumPy/CuPy arrays among ``holder``'s attributes."""
-    return sum(int(value.nbytes) for value in vars(holder).values()
-               if hasattr(value, "nbytes") and hasattr(value, "dtype"))
-
-
 def distinct_array_bytes(*holders) -> int:
     """Bytes of the distinct NumPy/CuPy arrays among the holders' attributes
     (a dict holder: its values), and among the items of the dicts, lists
@@ -160,7 +154,7 @@ class Budget:
 
     def after_setup(self, run) -> None:
         if self.limit is not None:
-            needed = run.graph.storage_bytes() + array_bytes(run)
+            needed = run.graph.storage_bytes() + distinct_array_bytes(run)
             check_fits(self.device, needed, f"{type(run).__name__}'s graph and vertex data",
                        self.limit)
 

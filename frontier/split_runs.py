@@ -69,12 +69,14 @@ def cpu_threads() -> int:
     return max(1, min(cores or 1, MAX_THREADS))
 
 
-def pieces(primitive, graph, params: dict) -> list[dict] | None:
-    """The params of each piece of a run of ``primitive`` on ``graph``
-    (a CPU graph), or ``None`` where the run stays whole. The items are
+def pieces(primitive, graph, params: dict, max_iterations: int | None = None,
+           memory_limit: int | None = None) -> list[dict] | None:
+    """The params of each piece of a run of ``primitive`` on ``graph``, or
+    ``None`` where the run stays whole (module docstring). The items are
     listed in ``params`` first (an iterator is read once)."""
     name = primitive.independent_items
-    if name is None or graph.device.is_gpu:
+    if name is None or graph.device.is_gpu or max_iterations is not None \
+            or memory_limit is not None:
         return None
     items = params[name] = list(params[name])
     count = piece_count(len(items), graph.num_vertices, graph.num_arcs)
@@ -97,7 +99,7 @@ def _pieces_that_fit(num_vertices: int, num_arcs: int) -> int:
     """Pieces whose own data fits in half the memory free now, by an
     estimate of a piece: :data:`PIECE_BYTES_PER_VERTEX` and
     :data:`PIECE_BYTES_PER_ARC` (the primitive's arrays and its operators'
-    temporaries); unbounded where the free memory is unknown."""
+    temporaries); :data:`MAX_THREADS` where the free memory is unknown."""
     try:
         free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):

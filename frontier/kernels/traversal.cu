@@ -399,8 +399,6 @@ __global__ void claim_push_small(const long long* offsets, const V* columns, con
     }
 }
 
-// A pull's claim, by the one thread that found `v` an in-neighbour `src` in
-// the frontier (no race: each candidate is scanned by one thread or warp).
 // For this lane's vertex, whose in-edges are in_sources[begin, end): the
 // first source set in the frontier bitmap `active`, in `parent`; false if
 // none. A list of at most warp_min edges is scanned by its lane alone, a
@@ -448,6 +446,8 @@ __device__ __forceinline__ bool find_parent(const V* in_sources, long long begin
     return found;
 }
 
+// A pull's claim, by the one thread that found `v` an in-neighbour `src` in
+// the frontier (no race: each candidate is scanned by one thread or warp).
 template <typename V, typename P>
 __device__ __forceinline__ void claim_from(long long v, V src, int* labels, int value,
                                            P* predecessor, bool* out) {
