@@ -243,6 +243,44 @@ def test_pull_levels_in_one_launch_match_a_launch_a_level(edges, data, hub_min):
 
 
 @pytest.mark.gpu
+@given(edge_lists(weighted=False, max_vertices=300, max_edges=2000), st.data(),
+       st.sampled_from([0.5, 4.0, 24.0, 1e9]), st.booleans())
+def test_pull_levels_output_and_bitmap_input(edges, data, beta, from_bits):
+    """``pull_levels`` started from a list or from the frontier's bitmap
+    (a dense frontier's, from its counts) claims the same vertices; its
+    last level comes back as a list where the rule stopped the launch (the
+    kernel wrote it), as a mask otherwise, and holds exactly the vertices
+    labelled at that level."""
+    from frontier.operators import fused
+    from frontier.replay import LevelBatch
+
+    source = _source(edges, data)
+    G = edges.graph("cuda:0")
+    n = G.num_vertices
+    labels = fr.get_device("cuda:0").asarray(np.full(n, -1, np.int32))
+    labels[source] = 0
+    predecessor = fr.get_device("cuda:0").asarray(np.full(n, -1, G.columns.dtype))
+    frontier = fr.Frontier.from_ids([source], n, "cuda:0")
+    bits = None
+    if from_bits:
+        mask = np.zeros(n, bool)
+        mask[source] = True
+        frontier = fr.Frontier.from_mask(fr.get_device("cuda:0").asarray(mask))
+        bits = frontier_counts(G, frontier)[1]
+    batch = LevelBatch(64)
+    ran = fused.pull_levels(G, frontier, fr.functors.ClaimUnvisited(labels, 1, predecessor),
+                            batch, beta, bits)
+    depth = fr.to_numpy(labels)
+    last = np.flatnonzero(depth == batch.taken)
+    np.testing.assert_array_equal(np.sort(fr.to_numpy(ran.output.ids)), last)
+    assert ran.counts[0] == len(last)
+    stopped = 0 < len(last) and len(last) * beta < n and batch.taken < batch.allowed
+    assert ran.output.kind == ("sparse" if stopped else "dense")
+    pushed = fr.to_numpy(bfs(G, source).depth)  # the levels pulled are BFS's
+    np.testing.assert_array_equal(depth, np.where(pushed <= batch.taken, pushed, -1))
+
+
+@pytest.mark.gpu
 def test_a_hub_is_pulled_by_a_block():
     """0 reaches 1..20000, which all point at 20001 (a hub of 20,000
     in-edges, over HUB_PULL_MIN): pulled in one launch, with the levels

@@ -1143,6 +1143,32 @@ __global__ void relax_levels(const long long* offsets, const V* columns, const W
     }
 }
 
+// Append the vertices of bitmap `bits` (`words` words) to `queue`, a warp's
+// 32 words at a time with one atomic on `count`; called by every thread of
+// the grid (the order of the warps' appends is not defined).
+template <typename V>
+__device__ __forceinline__ void bits_to_queue(const unsigned int* bits, long long words, V* queue,
+                                              u64* count) {
+    const int lane = threadIdx.x & 31;
+    const long long stride = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    for (long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane;
+         first < words; first += stride) {  // the same rounds for every lane of a warp
+        const long long word = first + lane;
+        unsigned int set = word < words ? bits[word] : 0u;
+        const int mine = __popc(set);
+        int before = mine;  // inclusive scan over the warp
+        for (int d = 1; d < 32; d <<= 1) {
+            const int other = __shfl_up_sync(FULL_MASK, before, d);
+            if (lane >= d) before += other;
+        }
+        const int total = __shfl_sync(FULL_MASK, before, 31);
+        u64 base = 0;
+        if (lane == 31 && total) base = atomicAdd(count, (u64)total);
+        base = __shfl_sync(FULL_MASK, base, 31) + (u64)(before - mine);
+        for (; set; set &= set - 1) queue[base++] = (V)((word << 5) + __ffs(set) - 1);
+    }
+}
+
 // ---- Pull levels in one launch (an automatic direction's pull phase) -----
 //
 // pull_levels runs BFS pull levels one after another with a grid-wide
@@ -1166,12 +1192,17 @@ __global__ void relax_levels(const long long* offsets, const V* columns, const W
 // walk them alone). Level k's output is also written as a mask,
 // masks[k & 1] (n entries each, every one written), for the host to
 // continue from (an append to one queue would put every warp's atomic on
-// one counter).
+// one counter). When the rule stops the launch, the last level is small
+// (under n / beta vertices) and the host pushes it next: pull_levels_queue,
+// launched right after, then writes it as a list too, so that the host
+// needs no compaction of the mask.
 //
 // state (u64, zeroed): [0] levels run, [1] barrier arrivals, [3 + 3 (k % 3)
 // + j] level k's output: its size, out-edges and in-edges, [12 + k % 3] its
 // hubs set aside, [15] and [16] the vertices and in-edges of the frontiers
-// decided here (levels k > 0), [17] 1 when the rule stopped the launch.
+// decided here (levels k > 0), [17] 1 when the rule stopped the launch,
+// and pull_levels_queue's: [18] the vertices it wrote, [19] 1 when it
+// wrote the last level.
 template <typename V, typename P>
 __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, const long long* in_offsets,
                             const V* in_sources, long long n, const V* input,
@@ -1282,4 +1313,18 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
         state[15] = visited;
         state[16] = consumed;
     }
+}
+
+// After pull_levels: where its rule stopped the launch and the last level
+// fits `queue` (room for `queue_room` vertices), that level's vertices, from
+// its bitmap, in `queue` (state[18] their count, state[19] = 1). A kernel of
+// its own, so that pull_levels keeps its registers for its levels.
+template <typename V>
+__global__ void pull_levels_queue(const unsigned int* bits, long long n, u64* state, V* queue,
+                                  long long queue_room) {
+    const u64 levels = state[0];
+    if (levels == 0 || !state[17] || state[3 + 3 * ((levels - 1) % 3)] > (u64)queue_room) return;
+    const long long words = (n + 31) >> 5;
+    if (blockIdx.x == 0 && threadIdx.x == 0) state[19] = 1;
+    bits_to_queue(bits + (levels & 1) * words, words, queue, state + 18);
 }

@@ -71,7 +71,7 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
         output = advance(graph, level, functor, direction="pull", chunk_edges=chunk_edges,
                          among=_candidates(functor))
     else:
-        pulled = _pull_levels(graph, frontier, functor, switch, batch)
+        pulled = _pull_levels(graph, frontier, functor, switch, batch, bits)
         if pulled is not None:
             output, output_counts = pulled
         else:
@@ -110,10 +110,11 @@ def _push_levels(graph, frontier, functor, switch, counts, batch):
     return ran.output, (ran.counts, None)
 
 
-def _pull_levels(graph, frontier, functor, switch, batch):
+def _pull_levels(graph, frontier, functor, switch, batch, bits):
     """``(output, its counts)`` of pull levels run on in one launch while
     Beamer's rule keeps pulling (the level batch ``batch``;
-    :func:`.fused.pull_levels`), the levels past the first recorded in
+    :func:`.fused.pull_levels`, from the frontier's bitmap ``bits`` where
+    its counts made one), the levels past the first recorded in
     ``switch``; ``None`` where that does not apply (no batch, the CPU,
     another functor or rule, a part of a graph)."""
     beta = None if batch is None or not PULL_LEVELS else switch.pulls_on_device()
@@ -122,7 +123,7 @@ def _pull_levels(graph, frontier, functor, switch, batch):
         return None
     from .fused import pull_levels
 
-    ran = pull_levels(graph, frontier, functor, batch, beta)
+    ran = pull_levels(graph, frontier, functor, batch, beta, bits)
     if ran is None:
         return None
     switch.decided_on_device("pull", batch.taken - 1, ran.visited, ran.consumed)

@@ -71,9 +71,9 @@ LEVELS_BLOCKS_PER_SM = 2
 # of three levels, and what an automatic direction's rule counted).
 LEVELS_STATE_WORDS = 17
 # Words of pull_levels' state (traversal.cu: the levels run, the barrier's
-# arrivals, three levels' sizes, out-edges and in-edges and hubs, and what
-# the rule counted).
-PULL_STATE_WORDS = 18
+# arrivals, three levels' sizes, out-edges and in-edges and hubs, what the
+# rule counted, and the queue of the last level).
+PULL_STATE_WORDS = 20
 
 __all__ = ["fused_advance", "fused_neighbor_reduce", "release_workspaces", "scatter_extreme",
            "scatter_min"]
@@ -407,28 +407,42 @@ def _run_claim_levels(graph, frontier: Frontier, functor, batch, alpha: float = 
     return LevelsRun(output, counts, visited, consumed)
 
 
-def pull_levels(graph, frontier: Frontier, functor, batch, beta: float) -> LevelsRun | None:
+def pull_levels(graph, frontier: Frontier, functor, batch, beta: float,
+                frontier_bits=None) -> LevelsRun | None:
     """Pull levels of an automatic direction in one launch of
     ``pull_levels``: the frontier's level (the host decided to pull it),
     then each level for which Beamer's rule still pulls (its output has at
     least ``n / beta`` vertices), up to ``batch.allowed``; one device read.
     Sets ``batch.taken``; the levels past the first are decided on the
-    device (their frontiers' vertices and in-edges in the result). ``None``
-    where this does not apply (labels the kernels cannot claim, a part of a
-    larger graph)."""
+    device (their frontiers' vertices and in-edges in the result). The
+    output is a list where the rule stopped the launch (``pull_levels_queue``
+    writes it, launched right after: the next level pushes from it), else a
+    mask. ``frontier_bits``:
+    the frontier's bitmap, where its counts made one (a dense frontier's):
+    the launch starts from a copy of it, and the mask is never made a list.
+    ``None`` where this does not apply (labels the kernels cannot claim, a
+    part of a larger graph)."""
     if not _claim_fits(functor) or functor.vertex_slots is not None:
         return None
     n = graph.num_vertices
     in_edges = graph.in_edges()
-    ids = vertex_ids(graph, frontier.ids)
     predecessor = functor.predecessor
     types = _claim_types(graph, predecessor)
     xp = graph.xp
-    bits = xp.zeros(2 * (-(-n // 32)), dtype=np.uint32)
+    bitmap_words = -(-n // 32)
+    if frontier_bits is None:  # the kernel sets the bits of the ids
+        ids = vertex_ids(graph, frontier.ids)
+        bits = xp.zeros(2 * bitmap_words, dtype=np.uint32)
+    else:  # level 0 reads the copy; it writes every word of the second half
+        ids = xp.empty(0, dtype=graph.columns.dtype)
+        bits = xp.empty(2 * bitmap_words, dtype=np.uint32)
+        bits[:bitmap_words] = frontier_bits
     skip = pull_skip_bits(graph, functor.labels)
     masks = xp.empty(2 * n, dtype=bool)
     hubs = xp.empty(min(n, len(in_edges.sources) // (HUB_PULL_MIN + 1)) + 1,
                     dtype=graph.columns.dtype)
+    # a level the rule stops at has fewer than n / beta vertices
+    queue = xp.empty(n if beta <= 1 else min(n, int(n / beta) + 1), dtype=graph.columns.dtype)
     state = xp.zeros(PULL_STATE_WORDS, dtype=np.uint64)
     function = kernel("pull_levels", *types)
     function((_resident_grid(function),), (256,), (
@@ -436,6 +450,8 @@ def pull_levels(graph, frontier: Frontier, functor, batch, beta: float) -> Level
         bits, skip, masks, hubs, state, functor.labels, np.int32(functor.value),
         pointer(predecessor), np.int32(batch.allowed), np.float64(beta),
         np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN)))
+    kernel("pull_levels_queue", graph.columns.dtype)((grid_for(bitmap_words),), (256,), (
+        bits, np.int64(n), state, queue, np.int64(len(queue))))
     words = state.get()  # the one read
     levels = int(words[0])
     if levels == 0:
@@ -443,9 +459,12 @@ def pull_levels(graph, frontier: Frontier, functor, batch, beta: float) -> Level
     last = 3 + 3 * ((levels - 1) % 3)
     count = int(words[last])
     batch.taken = levels
-    start = ((levels - 1) & 1) * n
-    output = Frontier(n, graph.device, mask=masks[start:start + n])
-    output._size = count  # as tally sets a dense frontier's
+    if words[19]:  # the rule stopped the launch: the last level as a list
+        output = Frontier(n, graph.device, ids=queue[:count], distinct=True)
+    else:
+        start = ((levels - 1) & 1) * n
+        output = Frontier(n, graph.device, mask=masks[start:start + n])
+        output._size = count  # as tally sets a dense frontier's
     return LevelsRun(output, (count, int(words[last + 1]), int(words[last + 2])),
                      int(words[15]), int(words[16]))
 
