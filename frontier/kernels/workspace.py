@@ -13,6 +13,8 @@ import threading
 
 import numpy as np
 
+from ..turns import pause, resume
+
 _buffers: dict = {}
 
 #: Device counters handed out by :func:`counter` before its ring is zeroed again.
@@ -142,7 +144,11 @@ def _read_words(address: int, words: int, dtype) -> list[int]:
     stream = cupy.cuda.get_current_stream().ptr
     runtime = cupy.cuda.runtime
     runtime.memcpyAsync(host_address, address, size, runtime.memcpyDeviceToHost, stream)
-    runtime.streamSynchronize(stream)  # the runtime's call: about 1 us less than the Stream's
+    turn = pause()  # another rank thread runs its host code meanwhile
+    try:
+        runtime.streamSynchronize(stream)  # the runtime's call: about 1 us less than the Stream's
+    finally:
+        resume(turn)
     values = host[:words].tolist()
     if dtype == np.int64:
         values = [value - (1 << 64) if value >= 1 << 63 else value for value in values]

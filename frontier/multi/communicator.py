@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from ..device import Device
+from ..turns import pause, resume
 
 #: How ``allreduce`` combines the ranks' values, by ``op``.
 REDUCERS = {"sum": sum, "min": min, "max": max}
@@ -215,7 +216,8 @@ class Gates:
             gate.acquire()
 
     def wait(self, rank: int) -> None:
-        """Block rank ``rank`` until every rank has called ``wait``."""
+        """Block rank ``rank`` until every rank has called ``wait`` (giving
+        up the rank's :class:`~frontier.turns.Turn` meanwhile, if it holds one)."""
         if self.broken:
             raise threading.BrokenBarrierError
         with self._lock:
@@ -228,7 +230,11 @@ class Gates:
                 if other != rank:
                     self._open(gate)
         else:
-            self._gates[rank].acquire()
+            turn = pause()
+            try:
+                self._gates[rank].acquire()
+            finally:
+                resume(turn)
         if self.broken:
             raise threading.BrokenBarrierError
 

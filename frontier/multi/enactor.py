@@ -32,6 +32,7 @@ from ..memory import (
 )
 from ..ranges import concatenated_ranges
 from ..result import Result
+from ..turns import Turn
 from .communicator import LocalGroup
 from .exchange import Exchange
 from .output_exchange import OutputExchange, applies
@@ -45,6 +46,12 @@ from .view import PartView
 #: virtual CPU devices do: they only hand the lock over, and forced switches
 #: every 0.2 ms made their levels 15-25% slower (benchmarks/host_cost.py).
 SWITCH_INTERVAL_S: float | None = 2e-4
+
+#: Which rank threads run their host code in turns (:mod:`frontier.turns`):
+#: ``"gpu"`` those of GPUs, ``"always"``, or ``"never"``. Threads of virtual
+#: CPU devices do not: NumPy's array work runs outside the interpreter lock,
+#: so their ranks compute side by side on several cores.
+TURNS = "gpu"
 
 
 @dataclass
@@ -135,12 +142,14 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
                                              duplication, memory_limit)
     group = LocalGroup(devices)
     outcomes: list = [None] * count
+    turn = Turn() if takes_turns(devices) else None
 
     def work(rank: int) -> None:
         try:
-            outcomes[rank] = run_rank(primitive, graph.num_vertices, graph.num_arcs,
-                                      placed[rank], group.endpoint(rank), communication,
-                                      max_iterations, params, memory_limit)
+            with turn.held() if turn else contextlib.nullcontext():
+                outcomes[rank] = run_rank(primitive, graph.num_vertices, graph.num_arcs,
+                                          placed[rank], group.endpoint(rank), communication,
+                                          max_iterations, params, memory_limit)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
             outcomes[rank] = error
             group.abort()
@@ -163,6 +172,14 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
     result.partition = dict(layout.to_dict(), duplication=duplication,
                             communication=communication, workers="threads")
     return result
+
+
+def takes_turns(devices: list[Device]) -> bool:
+    """Whether the rank threads of ``devices`` run their host code in turns
+    (:data:`TURNS`)."""
+    if TURNS not in ("gpu", "always", "never"):
+        raise ValueError(f"TURNS = {TURNS!r}: expected 'gpu', 'always' or 'never'")
+    return TURNS == "always" or (TURNS == "gpu" and any(device.is_gpu for device in devices))
 
 
 def _placed_parts(graph: Graph, devices: list[Device], partition, seed: int,
