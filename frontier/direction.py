@@ -159,6 +159,39 @@ class AutoDirection:
             return None
         return self.beta
 
+    def device_phase(self, graph) -> int | None:
+        """Where a launch that decides every level on the device as
+        :meth:`decide` would (Beamer's rule on one device, not forced;
+        :func:`frontier.operators.auto_levels.auto_levels`) starts: 0 before
+        the pull phase, 1 in it, 2 after it; ``None`` where that does not
+        apply. The rule's totals are taken from ``graph`` if not set yet."""
+        if self.on_parts or self.force is not None or self.rule != "beamer":
+            return None
+        if self.num_vertices is None:
+            self.num_vertices, self.num_arcs = graph.num_vertices, graph.num_arcs
+        if self._unexplored_edges is None:
+            self._unexplored_edges = self.num_arcs
+        if self._direction == "pull":
+            return 1
+        return 2 if self._has_pulled else 0
+
+    @property
+    def unexplored_edges(self) -> int | None:
+        """The in-edges of the vertices not visited yet (``m_u``), once a
+        level has been decided or :meth:`device_phase` asked."""
+        return self._unexplored_edges
+
+    def decided_all_on_device(self, pulled, visited: int, in_edges: int, phase: int) -> None:
+        """Record levels decided on the device from :meth:`device_phase`:
+        ``pulled`` (True for a pull) of each in order, whose frontiers held
+        ``visited`` vertices and ``in_edges`` in-edges, and the ``phase`` at
+        the end."""
+        self.directions.extend("pull" if pull else "push" for pull in pulled)
+        self._visited += visited
+        self._unexplored_edges -= in_edges
+        self._direction = "pull" if phase == 1 else "push"
+        self._has_pulled = self._has_pulled or phase > 0
+
     def decided_on_device(self, direction: str, levels: int, visited: int,
                           in_edges: int) -> None:
         """Record ``levels`` levels of ``direction`` decided on the device

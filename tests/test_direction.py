@@ -207,15 +207,17 @@ def test_gpu_tally_equals_numpy(edges, data):
 
 
 def _with_pull_levels(on: bool, call):
-    """``call()`` with the pull phase in one launch (``on``) or a launch a level."""
+    """``call()`` with the pull phase in one launch (``on``) or a launch a
+    level, and without ``auto_levels``."""
     from frontier.operators import auto
 
-    before = auto.PULL_LEVELS
+    before = auto.PULL_LEVELS, auto.AUTO_LEVELS
     auto.PULL_LEVELS = on  # not monkeypatch: hypothesis runs many examples
+    auto.AUTO_LEVELS = False  # the launches that auto_levels would replace
     try:
         return call()
     finally:
-        auto.PULL_LEVELS = before
+        auto.PULL_LEVELS, auto.AUTO_LEVELS = before
 
 
 @pytest.mark.gpu
@@ -296,3 +298,67 @@ def test_a_hub_is_pulled_by_a_block():
     assert depth[20_001] == 2 and depth[20_002] == 3
     np.testing.assert_array_equal(depth, fr.to_numpy(plain.depth))
     assert_bfs_tree(G, 0, fast.depth, fast.predecessor)
+
+
+def _with_auto_levels(on: bool, call, **constants):
+    """``call()`` with whole level batches in one ``auto_levels`` launch
+    (``on``; forced for graphs of any degree, with ``constants`` of
+    :mod:`frontier.operators.auto_levels` set) or without."""
+    from frontier.operators import auto, auto_levels, fused
+
+    saved = {"AUTO_LEVELS": auto.AUTO_LEVELS, "SMALL_MAX_DEGREE": fused.SMALL_MAX_DEGREE}
+    saved_levels = {name: getattr(auto_levels, name) for name in constants}
+    auto.AUTO_LEVELS = on
+    if on:
+        fused.SMALL_MAX_DEGREE = 0  # every graph counts as one of large degrees
+        for name, value in constants.items():
+            setattr(auto_levels, name, value)
+    try:
+        return call()
+    finally:
+        auto.AUTO_LEVELS = saved["AUTO_LEVELS"]
+        fused.SMALL_MAX_DEGREE = saved["SMALL_MAX_DEGREE"]
+        for name, value in saved_levels.items():
+            setattr(auto_levels, name, value)
+
+
+@pytest.mark.gpu
+@given(edge_lists(weighted=False, max_vertices=300, max_edges=2000), st.data(),
+       st.sampled_from([64, 3, 1]), st.sampled_from([1024, 2, 0]))
+def test_auto_levels_match_the_launches(edges, data, max_levels, hub_push):
+    """A whole traversal in ``auto_levels`` launches (``max_levels`` a
+    launch: the later ones start in the pull phase or after it; push hubs
+    spread over the grid from ``hub_push`` out-edges) against the launches
+    with a host decision each: the same depths, directions and iterations,
+    a valid tree."""
+    source = _source(edges, data)
+    G = edges.graph("cuda:0")
+    settings = data.draw(st.sampled_from([EAGER, {"alpha": 4.0, "beta": 8.0}, {},
+                                          {"alpha": 0.0}, {"alpha": 1e6, "beta": 1e9}]))
+    fast = _with_auto_levels(True, lambda: dobfs(G, source, **settings),
+                             MAX_LEVELS=max_levels, HUB_PUSH_MIN=hub_push)
+    plain = _with_auto_levels(False, lambda: dobfs(G, source, **settings))
+    np.testing.assert_array_equal(fr.to_numpy(fast.depth), fr.to_numpy(plain.depth))
+    assert fast.directions == plain.directions
+    assert fast.iterations == plain.iterations
+    assert_bfs_tree(G, source, fast.depth, fast.predecessor)
+
+
+@pytest.mark.gpu
+def test_auto_levels_on_hubs():
+    """0 pushes to 1..20000 (a source of 20,000 out-edges, over HUB_PUSH_MIN:
+    its edges in chunks over the grid), which all point at 20001 (pulled by
+    a block): in one launch as with a host decision a level."""
+    leaves = np.arange(1, 20_001)
+    src = np.concatenate([np.zeros(20_000, np.int64), leaves, [20_001]])
+    dst = np.concatenate([leaves, np.full(20_000, 20_001), [20_002]])
+    G = fr.Graph.from_edges(src, dst, num_vertices=20_003, directed=True, device="cuda:0")
+    for settings in ({}, EAGER):
+        def run(settings=settings):
+            return dobfs(G, 0, **settings)
+
+        fast, plain = _with_auto_levels(True, run), _with_auto_levels(False, run)
+        assert fast.directions == plain.directions
+        np.testing.assert_array_equal(fr.to_numpy(fast.depth), fr.to_numpy(plain.depth))
+        assert_bfs_tree(G, 0, fast.depth, fast.predecessor)
+    assert "pull" in fast.directions

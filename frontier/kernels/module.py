@@ -80,6 +80,7 @@ _TRAVERSAL = tuple(
     + [f"claim_levels_block<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"pull_levels<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"pull_levels_queue<{v}>" for v in _VERTEX]
+    + [f"auto_levels<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"relax_push<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
     + [f"relax_predecessor<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]

@@ -1169,6 +1169,94 @@ __device__ __forceinline__ void bits_to_queue(const unsigned int* bits, long lon
     }
 }
 
+// One BFS pull level by the whole grid (pull_levels, auto_levels): every
+// vertex not in `skip` (pull_skip_bits: labelled, or without in-edges) looks
+// over its in-edges (a thread alone while it has at most warp_min, else its
+// warp) for a source in the bitmap `active` and takes the first it finds,
+// labelled `label`; only its own warp writes its label. Vertex v is lane
+// v % 32 of the warp that takes word v / 32, so the warp stores word v / 32
+// of `next_bits` (its ballot of claims; every word is written) with no
+// atomic, and adds the claims to `skip`. Vertices of more than hub_min
+// in-edges are set aside in `hubs` (their count at *hub_count, zeroed) and
+// pulled by a block each after a grid barrier (a warp would walk them
+// alone). The output's size, out-edges and in-edges are added to counts[0..2],
+// and it is written as the mask `out` (n entries, every one written) unless
+// `out` is null. Every thread of the grid must call.
+template <typename V, typename P>
+__device__ __forceinline__ void pull_level(const long long* offsets, const long long* in_offsets,
+                                           const V* in_sources, long long n,
+                                           const unsigned int* active, unsigned int* next_bits,
+                                           unsigned int* skip, bool* out, V* hubs,
+                                           u64* hub_count, u64* counts, int* labels, int label,
+                                           P* predecessor, long long warp_min, long long hub_min,
+                                           u64* arrivals, u64& passed) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    const long long words = (n + 31) >> 5;
+    const int lane = threadIdx.x & 31;
+    const long long rounds = (words * 32 + threads - 1) / threads;
+    u64 size = 0, out_sum = 0, in_sum = 0;
+    long long v = thread;
+    for (long long r = 0; r < rounds; ++r, v += threads) {  // every lane runs every round
+        const long long word = v >> 5;
+        const unsigned int skipped = word < words ? skip[word] : ~0u;
+        long long begin = 0, end = 0;
+        if (v < n && !((skipped >> lane) & 1u)) {
+            begin = in_offsets[v];
+            end = in_offsets[v + 1];
+        }
+        const bool hub = end - begin > hub_min;
+        warp_append(hub, (V)v, hubs, hub_count);
+        if (hub) end = begin;
+        V parent = 0;
+        const bool got = find_parent(in_sources, begin, end, warp_min, active, parent);
+        if (got) {
+            labels[v] = label;
+            if (predecessor) predecessor[v] = (P)parent;
+            size += 1;
+            out_sum += (u64)(offsets[v + 1] - offsets[v]);
+            in_sum += (u64)(end - begin);
+        }
+        if (out && v < n) out[v] = got;
+        const unsigned int claimed = __ballot_sync(FULL_MASK, got);
+        if (lane == 0 && word < words) {
+            next_bits[word] = claimed;
+            if (claimed) skip[word] = skipped | claimed;
+        }
+    }
+    warp_sum_add(size, counts);
+    warp_sum_add(out_sum, counts + 1);
+    warp_sum_add(in_sum, counts + 2);
+    grid_barrier(arrivals, passed);
+    // the hubs set aside: a block each, its threads over the in-edges
+    const long long hub_total = (long long)load_volatile(hub_count);
+    for (long long h = blockIdx.x; h < hub_total; h += gridDim.x) {
+        const V hub = hubs[h];
+        const long long begin = in_offsets[hub], end = in_offsets[hub + 1];
+        for (long long first = begin; first < end; first += blockDim.x) {
+            const long long i = first + threadIdx.x;
+            V src = 0;
+            bool hit = false;
+            if (i < end) {
+                src = in_sources[i];
+                hit = (active[src >> 5] >> (src & 31)) & 1u;
+            }
+            if (__syncthreads_or(hit)) {
+                if (hit && atomicCAS(labels + hub, -1, label) == -1) {
+                    if (predecessor) predecessor[hub] = (P)src;
+                    atomicOr(next_bits + (hub >> 5), 1u << (hub & 31));
+                    atomicOr(skip + (hub >> 5), 1u << (hub & 31));
+                    if (out) out[hub] = true;
+                    atomicAdd(counts, 1ull);
+                    atomicAdd(counts + 1, (u64)(offsets[hub + 1] - offsets[hub]));
+                    atomicAdd(counts + 2, (u64)(end - begin));
+                }
+                break;
+            }
+        }
+    }
+}
+
 // ---- Pull levels in one launch (an automatic direction's pull phase) -----
 //
 // pull_levels runs BFS pull levels one after another with a grid-wide
@@ -1213,7 +1301,6 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
     const long long words = (n + 31) >> 5;
-    const int lane = threadIdx.x & 31;
     u64 passed = 0;
     for (long long i = thread; i < input_count; i += threads) {
         V v = input[i];
@@ -1243,75 +1330,246 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
             reused[0] = reused[1] = reused[2] = 0;
             state[12 + (k + 1) % 3] = 0;
         }
-        bool* out = masks + (k & 1) * n;
-        const int label = value + k;
-        const long long rounds = (words * 32 + threads - 1) / threads;
-        u64 size = 0, out_sum = 0, in_sum = 0;
-        long long v = thread;
-        for (long long r = 0; r < rounds; ++r, v += threads) {  // every lane runs every round
-            const long long word = v >> 5;
-            const unsigned int skipped = word < words ? skip[word] : ~0u;
-            long long begin = 0, end = 0;
-            if (v < n && !((skipped >> lane) & 1u)) {
-                begin = in_offsets[v];
-                end = in_offsets[v + 1];
-            }
-            const bool hub = end - begin > hub_min;
-            warp_append(hub, (V)v, hubs, hub_count);
-            if (hub) end = begin;
-            V parent = 0;
-            const bool got = find_parent(in_sources, begin, end, warp_min, active, parent);
-            if (got) {
-                labels[v] = label;
-                if (predecessor) predecessor[v] = (P)parent;
-                size += 1;
-                out_sum += (u64)(offsets[v + 1] - offsets[v]);
-                in_sum += (u64)(end - begin);
-            }
-            if (v < n) out[v] = got;
-            const unsigned int claimed = __ballot_sync(FULL_MASK, got);
-            if (lane == 0 && word < words) {
-                next_bits[word] = claimed;
-                if (claimed) skip[word] = skipped | claimed;
-            }
-        }
-        warp_sum_add(size, counts);
-        warp_sum_add(out_sum, counts + 1);
-        warp_sum_add(in_sum, counts + 2);
-        grid_barrier(state + 1, passed);
-        // the hubs set aside: a block each, its threads over the in-edges
-        const long long hub_total = (long long)load_volatile(hub_count);
-        for (long long h = blockIdx.x; h < hub_total; h += gridDim.x) {
-            const V hub = hubs[h];
-            const long long begin = in_offsets[hub], end = in_offsets[hub + 1];
-            for (long long first = begin; first < end; first += blockDim.x) {
-                const long long i = first + threadIdx.x;
-                V src = 0;
-                bool hit = false;
-                if (i < end) {
-                    src = in_sources[i];
-                    hit = (active[src >> 5] >> (src & 31)) & 1u;
-                }
-                if (__syncthreads_or(hit)) {
-                    if (hit && atomicCAS(labels + hub, -1, label) == -1) {
-                        if (predecessor) predecessor[hub] = (P)src;
-                        atomicOr(next_bits + (hub >> 5), 1u << (hub & 31));
-                        atomicOr(skip + (hub >> 5), 1u << (hub & 31));
-                        out[hub] = true;
-                        atomicAdd(counts, 1ull);
-                        atomicAdd(counts + 1, (u64)(offsets[hub + 1] - offsets[hub]));
-                        atomicAdd(counts + 2, (u64)(end - begin));
-                    }
-                    break;
-                }
-            }
-        }
+        pull_level(offsets, in_offsets, in_sources, n, active, next_bits, skip,
+                   masks + (k & 1) * n, hubs, hub_count, counts, labels, value + k, predecessor,
+                   warp_min, hub_min, state + 1, passed);
         if (thread == 0) state[0] = (u64)(k + 1);
         grid_barrier(state + 1, passed);
     }
     if (thread == 0) {
         state[15] = visited;
         state[16] = consumed;
+    }
+}
+
+// One BFS push level by the whole grid (auto_levels): a warp walks each
+// vertex of the list `in` (count vertices) over its out-edges, 32 at a
+// time, claiming unlabelled destinations with `label` (a read, then a
+// compare-and-swap) and appending them to `out` (their count at counts[0],
+// their out-edges and in-edges added to counts[1..2]). A vertex of more
+// than hub_push out-edges is set aside in `hubs` with the first of its
+// chunks of blockDim.x edges (`hub_starts`; *hub_count, zeroed, packs their
+// number << 32 | the chunks); after a grid barrier every block takes chunks
+// in turn, so that a hub's edges spread over the grid. Every thread of the
+// grid must call.
+template <typename V, typename P>
+__device__ __forceinline__ void push_level(const long long* offsets, const long long* in_offsets,
+                                           const V* columns, const V* in, long long count,
+                                           V* out, u64* counts, V* hubs, u64* hub_starts,
+                                           u64* hub_count, int* labels, int label,
+                                           P* predecessor, long long hub_push, u64* arrivals,
+                                           u64& passed) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    u64 out_sum = 0, in_sum = 0;
+    const auto claim = [&](bool exists, V src, long long edge) {
+        V dst = 0;
+        bool take = false;
+        if (exists) {
+            dst = columns[edge];
+            take = labels[dst] == -1 && claim_edge(labels, label, predecessor, src, dst);
+            if (take) {
+                u64 degree, in_degree;
+                degrees_of(offsets, in_offsets, dst, degree, in_degree);
+                out_sum += degree;
+                in_sum += in_degree;
+            }
+        }
+        warp_append(take, dst, out, counts);
+    };
+    for (long long w = thread >> 5; w < count; w += threads >> 5) {
+        const V src = __ldcg(in + w);
+        const long long begin = offsets[src], end = offsets[src + 1];
+        if (end - begin > hub_push) {  // set aside, with its chunks
+            if (lane == 0) {
+                const u64 chunks = (u64)((end - begin + blockDim.x - 1) / blockDim.x);
+                const u64 before = atomicAdd(hub_count, (1ull << 32) | chunks);
+                hubs[before >> 32] = src;
+                hub_starts[before >> 32] = before & 0xffffffffull;
+            }
+            continue;
+        }
+        for (long long first = begin; first < end; first += 32)
+            claim(first + lane < end, src, first + lane);
+    }
+    grid_barrier(arrivals, passed);
+    const u64 set_aside = load_volatile(hub_count);
+    const u64 hub_total = set_aside >> 32, chunk_total = set_aside & 0xffffffffull;
+    for (u64 chunk = blockIdx.x; chunk < chunk_total; chunk += gridDim.x) {
+        u64 low = 0, high = hub_total;  // the last hub whose chunks start at or before
+        while (high - low > 1) {
+            const u64 middle = (low + high) >> 1;
+            if (__ldcg(hub_starts + middle) <= chunk) low = middle; else high = middle;
+        }
+        const V src = __ldcg(hubs + low);
+        const long long edge = offsets[src]
+            + (long long)(chunk - __ldcg(hub_starts + low)) * blockDim.x + threadIdx.x;
+        claim(edge < offsets[src + 1], src, edge);
+    }
+    warp_sum_add(out_sum, counts + 1);
+    warp_sum_add(in_sum, counts + 2);
+}
+
+// ---- A whole automatic-direction traversal in one launch ------------------
+//
+// auto_levels runs BFS levels of Beamer's rule one after another, each
+// decided on the device from the counts of its frontier: push levels while
+// the rule pushes, then the pull phase, then push levels for good, with a
+// grid-wide barrier between levels, until a level finds nothing or
+// max_levels (at most 64) levels have run. So a traversal on a graph of
+// large degrees (a Kronecker graph, where the levels kernels stop at hubs
+// and large levels) costs one launch and one read. Level k claims with
+// label value + k. `phase` is the rule's state at the start: 0 pushes until
+// the rule pulls (alpha, `unexplored`: the in-edges not visited before the
+// input), 1 pulls until a frontier has fewer than n / beta vertices, 2
+// pushes for good; the input's level is decided here too.
+//
+// A push level's frontier is a list (push_level: its output goes to the
+// queue it does not read from, queues[0] or queues[1], n entries each), a
+// pull level's a bitmap (pull_level: bits[side], n / 32 words each).
+// Between them the frontier changes form: a list becomes a bitmap (and the
+// bitmap of the vertices to skip is made from the labels and `lonely`, the
+// vertices without in-edges), a bitmap becomes a list in queue0
+// (bits_to_queue).
+//
+// Registers: with 8 blocks of 256 per multiprocessor (pull_levels'
+// bounds, 32 registers) the pull level spills to local memory; 6 blocks
+// (40 registers, 52 bytes spilled) took 1.00x the time of 8 and 0.95x that
+// of 5 (48 registers, none spilled) at Kronecker 26, 0.92x and 0.98x at 24
+// (one H200, a DOBFS call from the hub, benchmarks/ab.py).
+//
+// state (u64, zeroed): [0] levels run, [1] barrier arrivals, [2] bit k set
+// when level k pulled, [3 + 3 (k % 3) + j] the counts of level k's frontier
+// (size, out-edges, in-edges; level 0's is the input), [12 + k % 3] the
+// hubs level k set aside (a push's: their number << 32 | their chunks),
+// [15] and [16] the vertices and in-edges of the frontiers decided here,
+// [17] the phase at the end, [18] the queue that holds the last frontier
+// as a list (0 or 1), [19] the length bits_to_queue wrote.
+#define AUTO_STATE_WORDS 20
+template <typename V, typename P>
+__global__ void __launch_bounds__(256, 6) auto_levels(
+        const long long* offsets, const V* columns, const long long* in_offsets,
+        const V* in_sources, long long n, const V* input, long long input_count, V* queues,
+        unsigned int* bits, unsigned int* skip, const unsigned int* lonely, V* hubs,
+        u64* hub_starts, u64* state, int* labels, int value, P* predecessor, int max_levels,
+        int phase, double alpha, double beta, long long unexplored, long long warp_min,
+        long long hub_min, long long hub_push) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    const long long words = (n + 31) >> 5;
+    const int lane = threadIdx.x & 31;
+    // What every thread of a block shares, kept out of registers (the pull
+    // level needs them all): the rule's phase, the frontier's form, and
+    // what the rule has counted.
+    __shared__ const V* list;  // the frontier, as a list (null: as the bitmap bits[side])
+    __shared__ int rule_phase, side, list_queue, stop;
+    __shared__ u64 visited;
+    __shared__ long long consumed;
+    u64 passed = 0;
+    {  // the input's counts
+        u64 out_sum = 0, in_sum = 0;
+        for (long long i = thread; i < input_count; i += threads) {
+            u64 degree, in_degree;
+            degrees_of(offsets, in_offsets, input[i], degree, in_degree);
+            out_sum += degree;
+            in_sum += in_degree;
+        }
+        warp_sum_add(out_sum, state + 4);
+        warp_sum_add(in_sum, state + 5);
+        if (thread == 0) state[3] = (u64)input_count;
+    }
+    if (threadIdx.x == 0) {
+        list = input;
+        list_queue = -1;
+        side = 0;
+        rule_phase = phase;
+        visited = 0;
+        consumed = 0;
+    }
+    grid_barrier(state + 1, passed);
+    int k = 0;
+    for (; k < max_levels; ++k) {
+        if (threadIdx.x == 0) {  // the rule, as frontier.AutoDirection decides
+            const u64* counts_in = state + 3 + 3 * (k % 3);
+            const u64 count = load_volatile(counts_in);
+            const u64 in_edges = load_volatile(counts_in + 2);
+            stop = count == 0;
+            if (!stop && rule_phase == 0 && beamer_pulls(load_volatile(counts_in + 1), in_edges,
+                                                         unexplored - consumed, alpha))
+                rule_phase = 1;
+            else if (!stop && rule_phase == 1 && (double)count * beta < (double)n)
+                rule_phase = 2;
+            visited += count;
+            consumed += (long long)in_edges;
+        }
+        __syncthreads();
+        if (stop) break;
+        u64* counts = state + 3 + 3 * ((k + 1) % 3);
+        u64* hub_count = state + 12 + k % 3;
+        if (thread == 0) state[12 + (k + 1) % 3] = 0;  // level k + 1's hubs, last used at k - 2
+        if (rule_phase == 1) {
+            if (list) {  // the list becomes the bitmap bits[0]; the skip bitmap from the labels
+                for (long long v = thread; v < words * 32; v += threads) {
+                    const unsigned int labelled = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
+                    if (lane == 0) {
+                        skip[v >> 5] = labelled | lonely[v >> 5];
+                        bits[v >> 5] = 0u;
+                    }
+                }
+                grid_barrier(state + 1, passed);
+                const long long count = (long long)load_volatile(state + 3 + 3 * (k % 3));
+                for (long long i = thread; i < count; i += threads) {
+                    const V v = __ldcg(list + i);
+                    atomicOr(bits + (v >> 5), 1u << (v & 31));
+                }
+                grid_barrier(state + 1, passed);
+                if (threadIdx.x == 0) {
+                    list = nullptr;
+                    side = 0;
+                }
+                __syncthreads();
+            }
+            pull_level(offsets, in_offsets, in_sources, n, bits + side * words,
+                       bits + (1 - side) * words, skip, (bool*)nullptr, hubs, hub_count, counts,
+                       labels, value + k, predecessor, warp_min, hub_min, state + 1, passed);
+            if (threadIdx.x == 0) side = 1 - side;
+            if (thread == 0) state[2] |= 1ull << k;
+        } else {
+            if (!list) {  // the bitmap becomes a list in queue0
+                bits_to_queue(bits + side * words, words, queues, state + 19);
+                if (threadIdx.x == 0) {
+                    list = queues;
+                    list_queue = 0;
+                }
+                grid_barrier(state + 1, passed);
+            }
+            push_level(offsets, in_offsets, columns, list,
+                       (long long)load_volatile(state + 3 + 3 * (k % 3)),
+                       queues + (list_queue == 0 ? n : 0), counts, hubs, hub_starts, hub_count,
+                       labels, value + k, predecessor, hub_push, state + 1, passed);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                list = queues + (list_queue == 0 ? n : 0);
+                list_queue = list_queue == 0 ? 1 : 0;
+            }
+        }
+        if (thread == 0) {  // level k + 2's counts, last used at level k - 1
+            u64* reused = state + 3 + 3 * ((k + 2) % 3);
+            reused[0] = reused[1] = reused[2] = 0;
+            state[0] = (u64)(k + 1);
+        }
+        grid_barrier(state + 1, passed);
+    }
+    if (!list && load_volatile(state + 3 + 3 * (k % 3)) > 0) {  // the last frontier as a list
+        bits_to_queue(bits + side * words, words, queues, state + 19);
+        if (threadIdx.x == 0) list_queue = 0;
+    }
+    if (thread == 0) {
+        state[15] = visited;
+        state[16] = (u64)consumed;
+        state[17] = (u64)rule_phase;
+        state[18] = (u64)(list_queue < 0 ? 0 : list_queue);
     }
 }
 

@@ -43,6 +43,10 @@ TALLIED_PUSH = True
 #: A GPU pull phase of Beamer's rule runs its levels in one launch, with
 #: one read (False: a launch and a read each; tests compare the two).
 PULL_LEVELS = True
+#: On a GPU graph of large degrees, Beamer's rule on one device runs a
+#: whole level batch in one launch, every level decided on the device
+#: (:mod:`.auto_levels`; False: the launches below, a host decision each).
+AUTO_LEVELS = True
 
 
 def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edges):
@@ -51,6 +55,9 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
     direction). It claims the step's level batch (:mod:`frontier.replay`),
     if open: a push may run on (module docstring), any other level is one."""
     batch = claim_batch()
+    ran = _all_levels(graph, frontier, functor, switch, batch)
+    if ran is not None:
+        return ran
     kept = switch.counts_of(frontier)
     if kept is None:  # not the last output: what was kept with it may be stale
         switch.operator_state.clear()
@@ -87,6 +94,31 @@ def auto_advance(advance, graph, frontier: Frontier, functor, switch, chunk_edge
                                             degrees=degrees)
         switch.remember(output, output_counts)
     return output
+
+
+def _all_levels(graph, frontier, functor, switch, batch):
+    """The output of levels run in one launch of ``auto_levels``, each
+    decided on the device (:mod:`.auto_levels`: the level batch ``batch``,
+    on a GPU graph of large degrees, with Beamer's rule), recorded in
+    ``switch``; ``None`` where that does not apply."""
+    if not AUTO_LEVELS or batch is None:
+        return None
+    from . import auto_levels
+
+    if not auto_levels.applies(graph, frontier, functor):
+        return None
+    phase = switch.device_phase(graph)
+    if phase is None:
+        return None
+    ran = auto_levels.auto_levels(graph, frontier, functor, batch.allowed, phase, switch.alpha,
+                                  switch.beta, switch.unexplored_edges)
+    if ran is None:
+        return None
+    batch.taken = len(ran.pulled)
+    switch.decided_all_on_device(ran.pulled, ran.visited, ran.consumed, ran.phase)
+    switch.operator_state.clear()  # the launch's claims are in none of it
+    switch.remember(ran.output, (ran.counts, None))
+    return ran.output
 
 
 def _push_levels(graph, frontier, functor, switch, counts, batch):

@@ -248,18 +248,24 @@ _no_in_edges = weakref.WeakKeyDictionary()
 def pull_skip_bits(graph, labels):
     """A new bitmap of the vertices a pull need not look at: the labelled
     ones (``labels != -1``, int32 labels) and those without in-edges."""
-    n = len(labels)
-    words = -(-n // 32)
+    words = -(-len(labels) // 32)
     bits = graph.xp.empty(words, dtype=np.uint32)
-    if not words:
-        return bits
+    if words:
+        _flags_to_bits(labels, -1, no_in_edges_bits(graph), bits)
+    return bits
+
+
+def no_in_edges_bits(graph):
+    """The bitmap of ``graph``'s vertices without in-edges, made at the
+    first call and kept while the graph lives."""
     lonely = _no_in_edges.get(graph)
     if lonely is None:
-        lonely = _no_in_edges[graph] = graph.xp.empty(words, dtype=np.uint32)
-        kernel("no_in_edges_bits")((grid_for(n),), (256,), (
-            graph.in_edges().offsets, np.int64(n), lonely))
-    _flags_to_bits(labels, -1, lonely, bits)
-    return bits
+        n = graph.num_vertices
+        lonely = _no_in_edges[graph] = graph.xp.empty(-(-n // 32), dtype=np.uint32)
+        if n:
+            kernel("no_in_edges_bits")((grid_for(n),), (256,), (
+                graph.in_edges().offsets, np.int64(n), lonely))
+    return lonely
 
 
 def _claim_types(graph, predecessor) -> tuple:
@@ -434,7 +440,7 @@ def pull_levels(graph, frontier: Frontier, functor, batch, beta: float,
         ids = vertex_ids(graph, frontier.ids)
         bits = xp.zeros(2 * bitmap_words, dtype=np.uint32)
     else:  # level 0 reads the copy; it writes every word of the second half
-        ids = xp.empty(0, dtype=graph.columns.dtype)
+        ids = None
         bits = xp.empty(2 * bitmap_words, dtype=np.uint32)
         bits[:bitmap_words] = frontier_bits
     skip = pull_skip_bits(graph, functor.labels)
@@ -446,7 +452,8 @@ def pull_levels(graph, frontier: Frontier, functor, batch, beta: float,
     state = xp.zeros(PULL_STATE_WORDS, dtype=np.uint64)
     function = kernel("pull_levels", *types)
     function((_resident_grid(function),), (256,), (
-        graph.offsets, in_edges.offsets, in_edges.sources, np.int64(n), ids, np.int64(len(ids)),
+        graph.offsets, in_edges.offsets, in_edges.sources, np.int64(n), pointer(ids),
+        np.int64(0 if ids is None else len(ids)),
         bits, skip, masks, hubs, state, functor.labels, np.int32(functor.value),
         pointer(predecessor), np.int32(batch.allowed), np.float64(beta),
         np.int64(WARP_PULL_MIN), np.int64(HUB_PULL_MIN)))
