@@ -43,7 +43,7 @@ class BFS(fr.Primitive):
     # A step writes only the vertices it claims, which it returns.
     changes_only_in_output = True
     # The step is one claiming advance labelled iteration + 1, returned as is
-    # (an automatic direction runs on only through push levels whose rule it
+    # (an automatic direction runs on only through levels whose rule it
     # checks on the device, and records their directions).
     replayable = True
 

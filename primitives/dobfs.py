@@ -45,8 +45,8 @@ class DOBFS(BFS):
 
     parameters = ("source", "rule", "alpha", "beta", "do_a", "do_b", "direction")
     defaults = {}
-    # BFS's replayable holds: the operator runs one level per step and
-    # records its direction.
+    # BFS's replayable holds: the operator records the direction of every
+    # level it runs, on the host or on the device.
 
     def traversal_direction(self):
         params = self.params

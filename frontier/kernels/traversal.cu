@@ -1342,41 +1342,76 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
     }
 }
 
+// The last index h < count with sorted[h] <= value (sorted[0] <= value), by
+// a search that splits the range in 32 a round, a lane each: log32(count)
+// rounds of dependent loads instead of log2(count). Every lane of the warp
+// must call, with the same arguments.
+__device__ __forceinline__ u64 last_at_most(const u64* sorted, u64 count, u64 value) {
+    const int lane = threadIdx.x & 31;
+    u64 low = 0, high = count;
+    while (high - low > 1) {
+        const u64 step = (high - low + 31) / 32;
+        const u64 at = low + (u64)lane * step;
+        const unsigned int fits =
+            __ballot_sync(FULL_MASK, at < high && __ldcg(sorted + at) <= value);
+        const u64 found = low + (u64)(31 - __clz(fits)) * step;  // lane 0 always fits
+        high = min(high, found + step);
+        low = found;
+    }
+    return low;
+}
+
 // One BFS push level by the whole grid (auto_levels): a warp walks each
 // vertex of the list `in` (count vertices) over its out-edges, 32 at a
-// time, claiming unlabelled destinations with `label` (a read, then a
-// compare-and-swap) and appending them to `out` (their count at counts[0],
-// their out-edges and in-edges added to counts[1..2]). A vertex of more
-// than hub_push out-edges is set aside in `hubs` with the first of its
-// chunks of blockDim.x edges (`hub_starts`; *hub_count, zeroed, packs their
-// number << 32 | the chunks); after a grid barrier every block takes chunks
-// in turn, so that a hub's edges spread over the grid. Every thread of the
-// grid must call.
+// time, and claims each destination not set in `visited` (a bitmap, read
+// from L2, then set by an atomicOr whose answer decides the claim: a level
+// whose edges mostly lead to a few hubs then makes one atomic per hub, not
+// one per edge on its label), labelling it `label`. The claims' out-edges
+// and in-edges are added to counts[1..2]. A vertex of more than hub_push
+// out-edges is set aside in `hubs` with the first of its chunks of
+// blockDim.x edges (`hub_starts`; *hub_count, zeroed, packs their number
+// << 32 | the chunks); after a grid barrier every block takes chunks in
+// turn, so that a hub's edges spread over the grid. The output goes to
+// `out` with its length at counts[0]: appended a warp at a time, or, for
+// a `dense` level (whose appends would all wait on that one counter),
+// set in the bitmap `scratch` (zeroed here) and gathered from it after a
+// grid barrier. Every thread of the grid must call.
 template <typename V, typename P>
 __device__ __forceinline__ void push_level(const long long* offsets, const long long* in_offsets,
                                            const V* columns, const V* in, long long count,
-                                           V* out, u64* counts, V* hubs, u64* hub_starts,
-                                           u64* hub_count, int* labels, int label,
-                                           P* predecessor, long long hub_push, u64* arrivals,
-                                           u64& passed) {
+                                           long long n, bool dense, V* out, u64* counts,
+                                           unsigned int* visited, unsigned int* scratch,
+                                           V* hubs, u64* hub_starts, u64* hub_count,
+                                           int* labels, int label, P* predecessor,
+                                           long long hub_push, u64* arrivals, u64& passed) {
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long threads = (long long)gridDim.x * blockDim.x;
+    const long long words = (n + 31) >> 5;
     const int lane = threadIdx.x & 31;
+    if (dense) {
+        for (long long w = thread; w < words; w += threads) scratch[w] = 0u;
+        grid_barrier(arrivals, passed);
+    }
     u64 out_sum = 0, in_sum = 0;
     const auto claim = [&](bool exists, V src, long long edge) {
         V dst = 0;
         bool take = false;
         if (exists) {
             dst = columns[edge];
-            take = labels[dst] == -1 && claim_edge(labels, label, predecessor, src, dst);
+            const unsigned int bit = 1u << (dst & 31);
+            unsigned int* word = visited + (dst >> 5);
+            take = !(__ldcg(word) & bit) && !(atomicOr(word, bit) & bit);
             if (take) {
+                labels[dst] = label;
+                if (predecessor) predecessor[dst] = (P)src;
+                if (dense) atomicOr(scratch + (dst >> 5), bit);
                 u64 degree, in_degree;
                 degrees_of(offsets, in_offsets, dst, degree, in_degree);
                 out_sum += degree;
                 in_sum += in_degree;
             }
         }
-        warp_append(take, dst, out, counts);
+        if (!dense) warp_append(take, dst, out, counts);
     };
     for (long long w = thread >> 5; w < count; w += threads >> 5) {
         const V src = __ldcg(in + w);
@@ -1397,11 +1432,7 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
     const u64 set_aside = load_volatile(hub_count);
     const u64 hub_total = set_aside >> 32, chunk_total = set_aside & 0xffffffffull;
     for (u64 chunk = blockIdx.x; chunk < chunk_total; chunk += gridDim.x) {
-        u64 low = 0, high = hub_total;  // the last hub whose chunks start at or before
-        while (high - low > 1) {
-            const u64 middle = (low + high) >> 1;
-            if (__ldcg(hub_starts + middle) <= chunk) low = middle; else high = middle;
-        }
+        const u64 low = last_at_most(hub_starts, hub_total, chunk);  // the chunk's hub
         const V src = __ldcg(hubs + low);
         const long long edge = offsets[src]
             + (long long)(chunk - __ldcg(hub_starts + low)) * blockDim.x + threadIdx.x;
@@ -1409,7 +1440,12 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
     }
     warp_sum_add(out_sum, counts + 1);
     warp_sum_add(in_sum, counts + 2);
+    if (dense) {
+        grid_barrier(arrivals, passed);
+        bits_to_queue(scratch, words, out, counts);
+    }
 }
+
 
 // ---- A whole automatic-direction traversal in one launch ------------------
 //
@@ -1428,10 +1464,10 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
 // A push level's frontier is a list (push_level: its output goes to the
 // queue it does not read from, queues[0] or queues[1], n entries each), a
 // pull level's a bitmap (pull_level: bits[side], n / 32 words each).
-// Between them the frontier changes form: a list becomes a bitmap (and the
-// bitmap of the vertices to skip is made from the labels and `lonely`, the
-// vertices without in-edges), a bitmap becomes a list in queue0
-// (bits_to_queue).
+// Between them the frontier changes form: a list becomes a bitmap, a
+// bitmap a list in queue0 (bits_to_queue). Both directions claim through
+// `skip`, the bitmap of the visited vertices and those without in-edges
+// (`lonely`), made from the labels when the launch starts.
 //
 // Registers: with 8 blocks of 256 per multiprocessor (pull_levels'
 // bounds, 32 registers) the pull level spills to local memory; 6 blocks
@@ -1454,7 +1490,7 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
         unsigned int* bits, unsigned int* skip, const unsigned int* lonely, V* hubs,
         u64* hub_starts, u64* state, int* labels, int value, P* predecessor, int max_levels,
         int phase, double alpha, double beta, long long unexplored, long long warp_min,
-        long long hub_min, long long hub_push) {
+        long long hub_min, long long hub_push, long long dense_push) {
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
     const long long words = (n + 31) >> 5;
@@ -1478,6 +1514,12 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
         warp_sum_add(out_sum, state + 4);
         warp_sum_add(in_sum, state + 5);
         if (thread == 0) state[3] = (u64)input_count;
+    }
+    // the bitmap of the visited vertices and those without in-edges (a
+    // push claims through it, a pull skips its vertices)
+    for (long long v = thread; v < words * 32; v += threads) {
+        const unsigned int labelled = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
+        if (lane == 0) skip[v >> 5] = labelled | lonely[v >> 5];
     }
     if (threadIdx.x == 0) {
         list = input;
@@ -1509,14 +1551,8 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
         u64* hub_count = state + 12 + k % 3;
         if (thread == 0) state[12 + (k + 1) % 3] = 0;  // level k + 1's hubs, last used at k - 2
         if (rule_phase == 1) {
-            if (list) {  // the list becomes the bitmap bits[0]; the skip bitmap from the labels
-                for (long long v = thread; v < words * 32; v += threads) {
-                    const unsigned int labelled = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
-                    if (lane == 0) {
-                        skip[v >> 5] = labelled | lonely[v >> 5];
-                        bits[v >> 5] = 0u;
-                    }
-                }
+            if (list) {  // the list becomes the bitmap bits[0]
+                for (long long w = thread; w < words; w += threads) bits[w] = 0u;
                 grid_barrier(state + 1, passed);
                 const long long count = (long long)load_volatile(state + 3 + 3 * (k % 3));
                 for (long long i = thread; i < count; i += threads) {
@@ -1544,10 +1580,11 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
                 }
                 grid_barrier(state + 1, passed);
             }
-            push_level(offsets, in_offsets, columns, list,
-                       (long long)load_volatile(state + 3 + 3 * (k % 3)),
-                       queues + (list_queue == 0 ? n : 0), counts, hubs, hub_starts, hub_count,
-                       labels, value + k, predecessor, hub_push, state + 1, passed);
+            const u64* counts_in = state + 3 + 3 * (k % 3);
+            push_level(offsets, in_offsets, columns, list, (long long)load_volatile(counts_in), n,
+                       load_volatile(counts_in + 1) >= (u64)dense_push,
+                       queues + (list_queue == 0 ? n : 0), counts, skip, bits, hubs, hub_starts,
+                       hub_count, labels, value + k, predecessor, hub_push, state + 1, passed);
             __syncthreads();
             if (threadIdx.x == 0) {
                 list = queues + (list_queue == 0 ? n : 0);

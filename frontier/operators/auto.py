@@ -14,8 +14,10 @@ level after level while Beamer's rule, checked on the device with the same
 counts and arithmetic, keeps pushing, or all the remaining levels once the
 rule pushes for good (after its pull phase, or a forced push). Likewise a
 pull of Beamer's rule runs on in one launch (``pull_levels``) while the
-rule keeps pulling, with one device read for the whole phase. Gunrock's
-rule decides each level on the host.
+rule keeps pulling, with one device read for the whole phase. On a graph
+of large degrees the whole batch is one launch instead (:mod:`.auto_levels`:
+push levels, the pull phase and the push levels after it, each decided on
+the device). Gunrock's rule decides each level on the host.
 
 A pull needs the level (the vertices found by the last level) and the
 candidates (the unvisited vertices):

@@ -27,6 +27,10 @@ MAX_LEVELS = 64
 #: A push level sets aside a frontier vertex of more out-edges than this for
 #: the whole grid, in chunks of a block's threads (a warp walks the others).
 HUB_PUSH_MIN = 1024
+#: A push level whose frontier has at least n / DENSE_PUSH out-edges writes
+#: its output as a bitmap, then a list (appends a warp at a time would all
+#: wait on one counter).
+DENSE_PUSH = 8
 #: Words of the kernel's state (traversal.cu: AUTO_STATE_WORDS).
 STATE_WORDS = 20
 
@@ -88,7 +92,7 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
         functor.labels, np.int32(functor.value), pointer(predecessor),
         np.int32(min(allowed, MAX_LEVELS)), np.int32(phase), np.float64(alpha), np.float64(beta),
         np.int64(unexplored), np.int64(fused.WARP_PULL_MIN), np.int64(fused.HUB_PULL_MIN),
-        np.int64(HUB_PUSH_MIN)))
+        np.int64(HUB_PUSH_MIN), np.int64(max(1, n // DENSE_PUSH))))
     words_read = state.get()  # the one read
     levels = int(words_read[0])
     if levels == 0:
