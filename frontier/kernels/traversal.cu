@@ -1470,10 +1470,12 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
 // (`lonely`), made from the labels when the launch starts.
 //
 // Registers: with 8 blocks of 256 per multiprocessor (pull_levels'
-// bounds, 32 registers) the pull level spills to local memory; 6 blocks
-// (40 registers, 52 bytes spilled) took 1.00x the time of 8 and 0.95x that
-// of 5 (48 registers, none spilled) at Kronecker 26, 0.92x and 0.98x at 24
-// (one H200, a DOBFS call from the hub, benchmarks/ab.py).
+// bounds, 32 registers) the pull level spilled to local memory (3.9 GB of
+// local loads in a call at Kronecker 26); with 6 blocks (40 registers, a
+// few spills outside the pull's loop) the kernel's first version took 1.00x
+// the time of 8 and 0.95x that of 5 (48 registers, none spilled) at
+// Kronecker 26, 0.92x and 0.98x at 24 (one H200, a DOBFS call from the hub,
+// benchmarks/ab.py).
 //
 // state (u64, zeroed): [0] levels run, [1] barrier arrivals, [2] bit k set
 // when level k pulled, [3 + 3 (k % 3) + j] the counts of level k's frontier
