@@ -362,3 +362,27 @@ def test_auto_levels_on_hubs():
         np.testing.assert_array_equal(fr.to_numpy(fast.depth), fr.to_numpy(plain.depth))
         assert_bfs_tree(G, 0, fast.depth, fast.predecessor)
     assert "pull" in fast.directions
+
+
+@pytest.mark.parametrize("split", [0, 1, 2, 3, 4, 5])
+def test_levels_recorded_from_the_device_leave_the_rule_as_the_host_would(split):
+    """Levels decided on the device (``device_phase``, then
+    ``decided_all_on_device`` with their directions and counts) leave the
+    rule in the state its own decisions would: the same phase and the same
+    later decisions."""
+    G = fr.Graph.from_edges(np.arange(99), np.arange(1, 100), num_vertices=100, device="cpu")
+    counts = [(1, 1, 1), (2, 60, 60), (40, 120, 120), (30, 80, 80), (2, 3, 3), (1, 1, 1)]
+    host = fr.AutoDirection(alpha=2.0, beta=10.0)
+    decided = [host.decide(G, level) for level in counts]
+    assert "pull" in decided and decided[-1] == "push"
+    device = fr.AutoDirection(alpha=2.0, beta=10.0)
+    assert device.device_phase(G) == 0
+    ran = counts[:split]
+    on_device = decided[:split]
+    phase = 0 if "pull" not in on_device else 1 if on_device[-1] == "pull" else 2
+    device.decided_all_on_device([d == "pull" for d in on_device], sum(c[0] for c in ran),
+                                 sum(c[2] for c in ran), phase)
+    assert device.device_phase(G) == phase
+    assert [device.decide(G, level) for level in counts[split:]] == decided[split:]
+    assert device.directions == decided
+    assert device.unexplored_edges == host.unexplored_edges
