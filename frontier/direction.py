@@ -167,10 +167,7 @@ class AutoDirection:
         apply. The rule's totals are taken from ``graph`` if not set yet."""
         if self.on_parts or self.force is not None or self.rule != "beamer":
             return None
-        if self.num_vertices is None:
-            self.num_vertices, self.num_arcs = graph.num_vertices, graph.num_arcs
-        if self._unexplored_edges is None:
-            self._unexplored_edges = self.num_arcs
+        self._start(graph)
         if self._direction == "pull":
             return 1
         return 2 if self._has_pulled else 0
@@ -208,10 +205,7 @@ class AutoDirection:
         out-edges and in-edges on this device; ``None`` when forced), recorded
         in :attr:`directions`. ``can_pull=False`` takes push this level,
         whatever the rule says (the counts still count)."""
-        if self.num_vertices is None:
-            self.num_vertices, self.num_arcs = graph.num_vertices, graph.num_arcs
-        if self._unexplored_edges is None:
-            self._unexplored_edges = self.num_arcs
+        self._start(graph)
         if self.force is not None:
             direction = self.force
         else:
@@ -224,6 +218,14 @@ class AutoDirection:
             direction = "push"
         self.directions.append(direction)
         return direction
+
+    def _start(self, graph) -> None:
+        """Take the rule's totals from ``graph`` where they are not set yet
+        (the first level): its vertices and arcs, all of them unexplored."""
+        if self.num_vertices is None:
+            self.num_vertices, self.num_arcs = graph.num_vertices, graph.num_arcs
+        if self._unexplored_edges is None:
+            self._unexplored_edges = self.num_arcs
 
     def _global(self, count: int) -> int:
         return int(count) if self.reduce is None else int(self.reduce(int(count), "sum"))

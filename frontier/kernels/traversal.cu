@@ -1483,8 +1483,8 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
 // hubs level k set aside (a push's: their number << 32 | their chunks),
 // [15] and [16] the vertices and in-edges of the frontiers decided here,
 // [17] the phase at the end, [18] the queue that holds the last frontier
-// as a list (0 or 1), [19] the length bits_to_queue wrote.
-#define AUTO_STATE_WORDS 20
+// as a list (0 or 1), [19] the length bits_to_queue wrote: 20 words
+// (auto_levels.STATE_WORDS).
 template <typename V, typename P>
 __global__ void __launch_bounds__(256, 6) auto_levels(
         const long long* offsets, const V* columns, const long long* in_offsets,

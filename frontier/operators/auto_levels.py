@@ -31,7 +31,7 @@ HUB_PUSH_MIN = 1024
 #: its output as a bitmap, then a list (appends a warp at a time would all
 #: wait on one counter).
 DENSE_PUSH = 8
-#: Words of the kernel's state (traversal.cu: AUTO_STATE_WORDS).
+#: Words of the kernel's state (its comment in traversal.cu).
 STATE_WORDS = 20
 
 

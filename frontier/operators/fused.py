@@ -423,11 +423,10 @@ def pull_levels(graph, frontier: Frontier, functor, batch, beta: float,
     device (their frontiers' vertices and in-edges in the result). The
     output is a list where the rule stopped the launch (``pull_levels_queue``
     writes it, launched right after: the next level pushes from it), else a
-    mask. ``frontier_bits``:
-    the frontier's bitmap, where its counts made one (a dense frontier's):
-    the launch starts from a copy of it, and the mask is never made a list.
-    ``None`` where this does not apply (labels the kernels cannot claim, a
-    part of a larger graph)."""
+    mask. ``frontier_bits``: the frontier's bitmap, where its counts made
+    one (a dense frontier's): the launch starts from a copy of it, and the
+    mask is never made a list. ``None`` where this does not apply (labels
+    the kernels cannot claim, a part of a larger graph)."""
     if not _claim_fits(functor) or functor.vertex_slots is not None:
         return None
     n = graph.num_vertices
