@@ -324,19 +324,22 @@ def _with_auto_levels(on: bool, call, **constants):
 
 @pytest.mark.gpu
 @given(edge_lists(weighted=False, max_vertices=300, max_edges=2000), st.data(),
-       st.sampled_from([64, 3, 1]), st.sampled_from([1024, 2, 0]))
-def test_auto_levels_match_the_launches(edges, data, max_levels, hub_push):
+       st.sampled_from([64, 3, 1]), st.sampled_from([1024, 2, 0]),
+       st.sampled_from([1, 8, 1 << 30]))
+def test_auto_levels_match_the_launches(edges, data, max_levels, hub_push, dense_push):
     """A whole traversal in ``auto_levels`` launches (``max_levels`` a
     launch: the later ones start in the pull phase or after it; push hubs
-    spread over the grid from ``hub_push`` out-edges) against the launches
-    with a host decision each: the same depths, directions and iterations,
-    a valid tree."""
+    spread over the grid from ``hub_push`` out-edges; a push level's output
+    as a bitmap from n / ``dense_push`` out-edges: rarely, at n / 8, or
+    always) against the launches with a host decision each: the same
+    depths, directions and iterations, a valid tree."""
     source = _source(edges, data)
     G = edges.graph("cuda:0")
     settings = data.draw(st.sampled_from([EAGER, {"alpha": 4.0, "beta": 8.0}, {},
                                           {"alpha": 0.0}, {"alpha": 1e6, "beta": 1e9}]))
     fast = _with_auto_levels(True, lambda: dobfs(G, source, **settings),
-                             MAX_LEVELS=max_levels, HUB_PUSH_MIN=hub_push)
+                             MAX_LEVELS=max_levels, HUB_PUSH_MIN=hub_push,
+                             DENSE_PUSH=dense_push)
     plain = _with_auto_levels(False, lambda: dobfs(G, source, **settings))
     np.testing.assert_array_equal(fr.to_numpy(fast.depth), fr.to_numpy(plain.depth))
     assert fast.directions == plain.directions

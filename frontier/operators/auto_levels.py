@@ -82,13 +82,12 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
     hub_starts = xp.empty(min(n, push_hubs), dtype=np.uint64)
     queues = xp.empty(2 * n, dtype=dtype)
     bits = xp.empty(2 * words, dtype=np.uint32)
-    skip = xp.empty(words, dtype=np.uint32)
-    lonely = fused.no_in_edges_bits(graph)
+    skip = fused.pull_skip_bits(graph, functor.labels)
     state = xp.zeros(STATE_WORDS, dtype=np.uint64)
     function = kernel("auto_levels", *fused._claim_types(graph, predecessor))
     function((fused._resident_grid(function),), (256,), (
         graph.offsets, graph.columns, in_edges.offsets, in_edges.sources, np.int64(n), ids,
-        np.int64(len(ids)), queues, bits, skip, lonely, hubs, hub_starts, state,
+        np.int64(len(ids)), queues, bits, skip, hubs, hub_starts, state,
         functor.labels, np.int32(functor.value), pointer(predecessor),
         np.int32(min(allowed, MAX_LEVELS)), np.int32(phase), np.float64(alpha), np.float64(beta),
         np.int64(unexplored), np.int64(fused.WARP_PULL_MIN), np.int64(fused.HUB_PULL_MIN),
