@@ -1467,7 +1467,10 @@ __device__ __forceinline__ void push_level(const long long* offsets, const long 
 // Between them the frontier changes form: a list becomes a bitmap, a
 // bitmap a list in queue0 (bits_to_queue). Both directions claim through
 // `skip`, the bitmap of the visited vertices and those without in-edges
-// (pull_skip_bits), which the host makes before the launch.
+// (`lonely`), made from the labels when the launch starts: the same bitmap
+// as fused.pull_skip_bits, made here because that launch (and its buffer)
+// cost the host about 23 us a call on an H200, 2026-11-28, where the
+// host's work before this launch is what the GPU waits for.
 //
 // Registers: with 8 blocks of 256 per multiprocessor (pull_levels'
 // bounds, 32 registers) the pull level spilled to local memory (3.9 GB of
@@ -1489,13 +1492,14 @@ template <typename V, typename P>
 __global__ void __launch_bounds__(256, 6) auto_levels(
         const long long* offsets, const V* columns, const long long* in_offsets,
         const V* in_sources, long long n, const V* input, long long input_count, V* queues,
-        unsigned int* bits, unsigned int* skip, V* hubs, u64* hub_starts, u64* state,
-        int* labels, int value, P* predecessor, int max_levels, int phase, double alpha,
-        double beta, long long unexplored, long long warp_min, long long hub_min,
-        long long hub_push, long long dense_push) {
+        unsigned int* bits, unsigned int* skip, const unsigned int* lonely, V* hubs,
+        u64* hub_starts, u64* state, int* labels, int value, P* predecessor, int max_levels,
+        int phase, double alpha, double beta, long long unexplored, long long warp_min,
+        long long hub_min, long long hub_push, long long dense_push) {
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
     const long long words = (n + 31) >> 5;
+    const int lane = threadIdx.x & 31;
     // What every thread of a block shares, kept out of registers (the pull
     // level needs them all): the rule's phase, the frontier's form, and
     // what the rule has counted.
@@ -1515,6 +1519,12 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
         warp_sum_add(out_sum, state + 4);
         warp_sum_add(in_sum, state + 5);
         if (thread == 0) state[3] = (u64)input_count;
+    }
+    // the bitmap of the visited vertices and those without in-edges (a
+    // push claims through it, a pull skips its vertices)
+    for (long long v = thread; v < words * 32; v += threads) {
+        const unsigned int labelled = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
+        if (lane == 0) skip[v >> 5] = labelled | lonely[v >> 5];
     }
     if (threadIdx.x == 0) {
         list = input;

@@ -55,10 +55,11 @@ def applies(graph, frontier: Frontier, functor) -> bool:
     degrees (the levels kernels' ``width`` 0; on others they run the push
     levels alone, a block a level), a frontier list and the built-in claim
     with labels the kernels claim."""
-    return (graph.device.is_gpu and frontier.kind == "sparse"
+    # the graph's degrees first: a road graph's steps ask once each
+    return (graph.device.is_gpu and fused._level_width(graph) == 0
+            and frontier.kind == "sparse"
             and getattr(functor, "fused", None) == "claim_unvisited"
-            and functor.vertex_slots is None and fused._claim_fits(functor)
-            and fused._level_width(graph) == 0)
+            and functor.vertex_slots is None and fused._claim_fits(functor))
 
 
 def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, alpha: float,
@@ -82,12 +83,13 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
     hub_starts = xp.empty(min(n, push_hubs), dtype=np.uint64)
     queues = xp.empty(2 * n, dtype=dtype)
     bits = xp.empty(2 * words, dtype=np.uint32)
-    skip = fused.pull_skip_bits(graph, functor.labels)
+    skip = xp.empty(words, dtype=np.uint32)
+    lonely = fused.no_in_edges_bits(graph)
     state = xp.zeros(STATE_WORDS, dtype=np.uint64)
     function = kernel("auto_levels", *fused._claim_types(graph, predecessor))
     function((fused._resident_grid(function),), (256,), (
         graph.offsets, graph.columns, in_edges.offsets, in_edges.sources, np.int64(n), ids,
-        np.int64(len(ids)), queues, bits, skip, hubs, hub_starts, state,
+        np.int64(len(ids)), queues, bits, skip, lonely, hubs, hub_starts, state,
         functor.labels, np.int32(functor.value), pointer(predecessor),
         np.int32(min(allowed, MAX_LEVELS)), np.int32(phase), np.float64(alpha), np.float64(beta),
         np.int64(unexplored), np.int64(fused.WARP_PULL_MIN), np.int64(fused.HUB_PULL_MIN),
