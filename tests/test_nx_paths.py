@@ -46,6 +46,31 @@ def test_dijkstra_paths_through_the_backend(edges, data):
             assert path[0] == v and path[-1] == target
 
 
+@given(edges=edge_lists(weighted=False, max_vertices=30, max_edges=90), data=st.data(),
+       each=st.sampled_from([None, 1, 1.0, 2.5, 0.1, 3]), multigraph=st.booleans())
+def test_one_weight_gives_networkx_s_own_dijkstra_paths(edges, data, each, multigraph):
+    """Every edge weighing the same (no edge has the attribute: ``each``
+    None, or each has ``each``): the Dijkstra functions give NetworkX's own
+    paths and lengths, not merely shortest ones (NetworkX's Dijkstra then
+    visits in BFS order)."""
+    g = edges.networkx(multigraph=multigraph)
+    for *_, attributes in g.edges(data=True):
+        del attributes["weight"]
+    if each is not None:
+        nx.set_edge_attributes(g, each, "weight")
+    source = data.draw(st.integers(0, edges.num_vertices - 1))
+    target = data.draw(st.integers(0, edges.num_vertices - 1))
+    assert nx.single_source_dijkstra(g, source, backend="frontier") == \
+        nx.single_source_dijkstra(g, source)
+    assert nx.single_source_dijkstra_path(g, source, backend="frontier") == \
+        nx.single_source_dijkstra_path(g, source)
+    assert nx.shortest_path(g, target=target, weight="weight", backend="frontier") == \
+        nx.shortest_path(g, target=target, weight="weight")
+    if nx.has_path(g, source, target):
+        assert nx.dijkstra_path(g, source, target, backend="frontier") == \
+            nx.dijkstra_path(g, source, target)
+
+
 def test_errors_and_declines_are_networkx_s():
     g = nx.path_graph(4)
     with pytest.raises(nx.NodeNotFound):

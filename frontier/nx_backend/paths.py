@@ -5,8 +5,9 @@ and SSSP trees (``single_source_shortest_path`` and ``has_path`` are in
 Hop-count paths are NetworkX's own: :mod:`.order` lays the BFS levels out in
 NetworkX's visiting order, whose first parent of each vertex is the one
 NetworkX's path goes through (a Dijkstra with every weight 1 visits in the
-same order, so ``weight=None`` gets NetworkX's paths from the Dijkstra
-functions too). Weighted paths come from
+same order, and so does one whose edges all weigh the same: ``weight=None``
+and a weight attribute with one positive value on every edge, or on none,
+get NetworkX's paths from the Dijkstra functions too). Weighted paths come from
 :func:`primitives.single_source_dijkstra`: always shortest, but where several
 are, not necessarily the one NetworkX's heap order picks. Integer weights
 mixed with floats and negative weights are declined, as for the lengths
@@ -24,17 +25,35 @@ from .shortest_paths import check_weight
 from .traversal import check_limit, tree_paths
 
 
-def _usable_weights(G: BackendGraph, weight) -> bool:
-    """Whether ``weight`` must be read (False: every edge weighs 1); Declined
-    where NetworkX's answer cannot be reproduced."""
+def _uniform_weight(G: BackendGraph, weight):
+    """The weight of every edge where all weigh the same positive number (1
+    for ``weight=None``, and for an attribute that no edge has), else None;
+    Declined where NetworkX's answer cannot be reproduced. NetworkX's
+    Dijkstra with one weight visits in BFS order, breaking ties by the
+    order it found the vertices in, so its paths are the hop-count ones."""
     if weight is None:
-        return False
+        return 1
     column = G.edge_weights(weight)
     if column.kind == "mixed":
         raise Declined(f"edge attribute {weight!r} mixes integers and floats")
-    if len(column.values) and column.values.min() < 0:
+    values = column.values
+    if not len(values):
+        return 1
+    lightest = values.min()
+    if lightest < 0:
         raise Declined(f"edge attribute {weight!r} has negative values")
-    return True
+    return lightest.item() if lightest > 0 and lightest == values.max() else None
+
+
+def _lengths(paths: dict, each):
+    """Each path's length where every edge weighs ``each``, summed edge by
+    edge from the integer 0 as NetworkX sums it."""
+    sums, lengths = [0], {}
+    for node, path in paths.items():
+        while len(sums) < len(path):
+            sums.append(sums[-1] + each)
+        lengths[node] = sums[len(path) - 1]
+    return lengths
 
 
 def single_source_dijkstra(G: BackendGraph, source, target=None, cutoff=None,
@@ -47,9 +66,10 @@ def single_source_dijkstra(G: BackendGraph, source, target=None, cutoff=None,
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     if source == target:
         return 0, [source]
-    if not _usable_weights(G, weight):
+    each = _uniform_weight(G, weight)
+    if each is not None and (cutoff is None or each == 1):  # a cutoff in hops
         paths = tree_paths(G, source, cutoff)
-        lengths = {v: len(path) - 1 for v, path in paths.items()}
+        lengths = _lengths(paths, each)
     else:
         t = G.index.get(target) if target is not None else None
         if target is not None and t is None:
@@ -97,7 +117,7 @@ def shortest_path(G: BackendGraph, source=None, target=None, weight=None, method
     if source is None:
         if target not in G:
             raise nx.NodeNotFound(f"Source {target} not in G")
-        if _usable_weights(G, weight):
+        if _uniform_weight(G, weight) is None:
             return _weighted_to_target(G, target, weight)
         return {v: path[::-1] for v, path in
                 tree_paths(G, target, reverse=G.directed).items()}
