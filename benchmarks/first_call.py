@@ -1,9 +1,13 @@
 """What the first call of a NetworkX backend function costs, with an empty
 kernel cache and after ``frontier warmup`` (issue 33).
 
-For each call (``nx.pagerank(G)``, ``nx.betweenness_centrality(G, k=16)``,
-``nx.connected_components(G)``, ``nx.single_source_shortest_path_length(G,
-0)``) on a Barabasi-Albert graph, a fresh Python process times:
+For each function the backend implements (all of
+``frontier_backend_info.FUNCTIONS``; ``--functions`` picks some), called
+as :data:`CALLS` shows (``nx.pagerank(G)``, ``nx.betweenness_centrality(G,
+k=16, seed=0)``, ``nx.bfs_edges(G, 0)``, ...) on a Barabasi-Albert graph
+(nodes 0 to n - 1; the functions NetworkX defines for directed graphs only,
+such as ``is_strongly_connected``, on ``G.to_directed()``, made before the
+timer starts), a fresh Python process times:
 
 * Frontier's first call, as a new process pays it: importing the backend
   (and CuPy, where the GPU answers), starting CUDA, then the call itself,
@@ -18,19 +22,28 @@ For each call (``nx.pagerank(G)``, ``nx.betweenness_centrality(G, k=16)``,
   (on the GPU, which loads the kernels it compiled);
 * Frontier's second call on the same graph (the converted graph is cached
   by NetworkX);
-* NetworkX's own call (``backend="networkx"``), and whether the answers agree.
+* NetworkX's own call (``backend="networkx"``), and whether the answers agree
+  (in the first state measured; ``--skip-networkx`` leaves it out).
 
-Twice: each process with ``CUPY_CACHE_DIR`` an empty directory of its own,
-then each with a copy of a directory ``frontier warmup`` filled (timed once).
+In two states of the kernel cache (``--states``: both by default, or one of
+``empty`` and ``warm``): each process with ``CUPY_CACHE_DIR`` an empty
+directory of its own ("empty cache"), then each with a copy of a directory
+``frontier warmup`` filled, timed once ("after warmup"); the table shows
+"-" for a state not measured.
 The output is the "first call" table of docs/networkx-backend.md, in
 Markdown, and a JSON list of records (``frontier.bench.records`` fields,
 ``time_ms`` the call's time, ``first_call`` the parts, ``compiled_kernels``
 what NVRTC compiled during the call) in ``--results``.
 
 On the GPU machine, from the repository root (NetworkX's betweenness with
-k=16 takes about 3 minutes of the run on this graph)::
+k=16 takes about 3 minutes of the run on this graph, its edge betweenness
+a little longer; ``--skip-networkx`` spares them)::
 
     PYTHONPATH=. python benchmarks/first_call.py --results $OUT
+
+or only after ``frontier warmup``::
+
+    PYTHONPATH=. python benchmarks/first_call.py --states warm --results $OUT
 
 On a CPU (no CuPy: nothing is compiled, warmup says so), a smoke test::
 
@@ -40,11 +53,13 @@ On a CPU (no CuPy: nothing is compiled, warmup says so), a smoke test::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
 import pickle
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -55,20 +70,117 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The calls timed: the text shown, and the call (``backend`` as a keyword).
+def _directed(G):
+    """``G.to_directed()`` (``D`` in the calls' texts), for the calls NetworkX
+    defines for directed graphs only; the child makes it before the timer starts."""
+    return G.to_directed()
+
+
+def _edges(graph) -> list:
+    """A graph's edges, sorted (the ends of an undirected one sorted too)."""
+    return sorted(edge if graph.is_directed() else tuple(sorted(edge)) for edge in graph.edges)
+
+
+#: The calls timed, every function of the backend: the text shown, the call
+#: (``backend`` as a keyword) with its answer made comparable (generators as
+#: lists or sets, graphs as sorted edge lists), and, where there is one, the
+#: graph's preparation (:func:`_directed`), made before the timer starts.
+#: ``n - 1`` is the last node (``len(G) - 1``), far from node 0.
 CALLS = {
     "pagerank": ("pagerank(G)", lambda nx, G, **b: nx.pagerank(G, **b)),
     "betweenness_centrality": (
         "betweenness_centrality(G, k=16, seed=0)",
         lambda nx, G, **b: nx.betweenness_centrality(G, k=16, seed=0, **b)),
+    "edge_betweenness_centrality": (
+        "edge_betweenness_centrality(G, k=16, seed=0)",
+        lambda nx, G, **b: nx.edge_betweenness_centrality(G, k=16, seed=0, **b)),
+    "eigenvector_centrality": (
+        "eigenvector_centrality(G)", lambda nx, G, **b: nx.eigenvector_centrality(G, **b)),
+    # alpha under 1 / the adjacency's largest eigenvalue (about 23 at 2,000 nodes, 46 at
+    # 200,000), where the default 0.1 is not: it would not converge
+    "katz_centrality": (
+        "katz_centrality(G, alpha=0.01)",
+        lambda nx, G, **b: nx.katz_centrality(G, alpha=0.01, **b)),
+    "hits": ("hits(G)", lambda nx, G, **b: nx.hits(G, **b)),
     "connected_components": (
         "connected_components(G)",
         lambda nx, G, **b: [set(c) for c in nx.connected_components(G, **b)]),
+    "number_connected_components": (
+        "number_connected_components(G)",
+        lambda nx, G, **b: nx.number_connected_components(G, **b)),
+    "is_connected": ("is_connected(G)", lambda nx, G, **b: nx.is_connected(G, **b)),
+    "node_connected_component": (
+        "node_connected_component(G, 0)",
+        lambda nx, G, **b: nx.node_connected_component(G, 0, **b)),
+    "weakly_connected_components": (
+        "weakly_connected_components(D)",
+        lambda nx, G, **b: [set(c) for c in nx.weakly_connected_components(G, **b)],
+        _directed),
+    "number_weakly_connected_components": (
+        "number_weakly_connected_components(D)",
+        lambda nx, G, **b: nx.number_weakly_connected_components(G, **b), _directed),
+    "strongly_connected_components": (
+        "strongly_connected_components(D)",
+        lambda nx, G, **b: [set(c) for c in nx.strongly_connected_components(G, **b)],
+        _directed),
+    "number_strongly_connected_components": (
+        "number_strongly_connected_components(D)",
+        lambda nx, G, **b: nx.number_strongly_connected_components(G, **b), _directed),
+    "is_strongly_connected": (
+        "is_strongly_connected(D)",
+        lambda nx, G, **b: nx.is_strongly_connected(G, **b), _directed),
     "single_source_shortest_path_length": (
         "single_source_shortest_path_length(G, 0)",
         lambda nx, G, **b: dict(nx.single_source_shortest_path_length(G, 0, **b))),
+    "single_source_shortest_path": (
+        "single_source_shortest_path(G, 0)",
+        lambda nx, G, **b: nx.single_source_shortest_path(G, 0, **b)),
+    "shortest_path": ("shortest_path(G, 0)", lambda nx, G, **b: nx.shortest_path(G, 0, **b)),
+    "shortest_path_length": (
+        "shortest_path_length(G, 0)",
+        lambda nx, G, **b: dict(nx.shortest_path_length(G, 0, **b))),
+    # Every edge weighs 1 here (no "weight" attribute): NetworkX's own paths, from the
+    # backend's BFS tree (frontier/nx_backend/paths.py).
+    "single_source_dijkstra": (
+        "single_source_dijkstra(G, 0)",
+        lambda nx, G, **b: nx.single_source_dijkstra(G, 0, **b)),
+    "single_source_dijkstra_path": (
+        "single_source_dijkstra_path(G, 0)",
+        lambda nx, G, **b: nx.single_source_dijkstra_path(G, 0, **b)),
+    "single_source_dijkstra_path_length": (
+        "single_source_dijkstra_path_length(G, 0)",
+        lambda nx, G, **b: dict(nx.single_source_dijkstra_path_length(G, 0, **b))),
+    "dijkstra_path": (
+        "dijkstra_path(G, 0, n - 1)",
+        lambda nx, G, **b: nx.dijkstra_path(G, 0, len(G) - 1, **b)),
+    "dijkstra_path_length": (
+        "dijkstra_path_length(G, 0, n - 1)",
+        lambda nx, G, **b: nx.dijkstra_path_length(G, 0, len(G) - 1, **b)),
+    "has_path": ("has_path(G, 0, n - 1)", lambda nx, G, **b: nx.has_path(G, 0, len(G) - 1, **b)),
+    "bfs_edges": ("bfs_edges(G, 0)", lambda nx, G, **b: list(nx.bfs_edges(G, 0, **b))),
+    "bfs_tree": ("bfs_tree(G, 0)", lambda nx, G, **b: _edges(nx.bfs_tree(G, 0, **b))),
+    "bfs_predecessors": (
+        "bfs_predecessors(G, 0)", lambda nx, G, **b: list(nx.bfs_predecessors(G, 0, **b))),
+    "bfs_successors": (
+        "bfs_successors(G, 0)", lambda nx, G, **b: list(nx.bfs_successors(G, 0, **b))),
+    "bfs_layers": ("bfs_layers(G, 0)", lambda nx, G, **b: list(nx.bfs_layers(G, 0, **b))),
+    "descendants_at_distance": (
+        "descendants_at_distance(G, 0, 2)",
+        lambda nx, G, **b: nx.descendants_at_distance(G, 0, 2, **b)),
+    "triangles": ("triangles(G)", lambda nx, G, **b: nx.triangles(G, **b)),
+    "transitivity": ("transitivity(G)", lambda nx, G, **b: nx.transitivity(G, **b)),
+    "clustering": ("clustering(G)", lambda nx, G, **b: nx.clustering(G, **b)),
+    "average_clustering": (
+        "average_clustering(G)", lambda nx, G, **b: nx.average_clustering(G, **b)),
+    "core_number": ("core_number(G)", lambda nx, G, **b: nx.core_number(G, **b)),
+    "k_core": ("k_core(G)", lambda nx, G, **b: _edges(nx.k_core(G, **b))),
+    "label_propagation_communities": (
+        "community.label_propagation_communities(G)",
+        lambda nx, G, **b: [set(c) for c in nx.community.label_propagation_communities(G, **b)]),
 }
 STATES = ("empty cache", "after warmup")
+#: ``--states``' short names.
+STATE_NAMES = {"empty": "empty cache", "warm": "after warmup"}
 
 
 # the child: one call in a fresh process ------------------------------------------------
@@ -123,13 +235,27 @@ def _kernel_names(source, options=(), arch=None, filename="", name_expressions=N
 
 
 def _agree(mine, theirs) -> bool:
-    """Same answer: equal keys and values within 1e-6 (dicts), or the same
-    sets (components)."""
+    """Same answer: floats within 1e-6 (also in dicts, lists and tuples),
+    dicts with the same keys and agreeing values, lists of sets as the same
+    sets in any order (components, communities), other lists and tuples item
+    by item, anything else (other numbers, nodes, sets, bools) equal."""
     if isinstance(theirs, dict):
         return mine.keys() == theirs.keys() and all(
-            math.isclose(mine[key], value, rel_tol=1e-6, abs_tol=1e-9)
-            for key, value in theirs.items())
-    return sorted(map(sorted, mine)) == sorted(map(sorted, theirs))
+            _agree(mine[key], value) for key, value in theirs.items())
+    if isinstance(mine, float) or isinstance(theirs, float):
+        return math.isclose(mine, theirs, rel_tol=1e-6, abs_tol=1e-9)
+    if isinstance(theirs, (list, tuple)):
+        if all(isinstance(item, set) for item in theirs):
+            return sorted(map(sorted, mine)) == sorted(map(sorted, theirs))
+        return len(mine) == len(theirs) and all(map(_agree, mine, theirs))
+    return mine == theirs
+
+
+def _preparation(function: str):
+    """The preparation of the graph ``function``'s call takes (the third
+    element of its ``CALLS`` entry), or None."""
+    _, _, *prepare = CALLS[function]
+    return prepare[0] if prepare else None
 
 
 def child(function: str, graph_path: str, with_networkx: bool) -> dict:
@@ -140,6 +266,9 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
 
     with open(graph_path, "rb") as file:
         G = pickle.load(file)
+    prepare = _preparation(function)
+    if prepare is not None:
+        G = prepare(G)  # before any timer: not part of the first call
     nx.config.warnings_to_ignore.add("cache")  # later calls reuse the conversion
     call = CALLS[function][1]
     parts = {}
@@ -253,6 +382,14 @@ def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool
     return {"error": error} if error else json.loads(out.strip().splitlines()[-1])
 
 
+@functools.cache
+def _shape(G, prepare) -> tuple[bool, int]:
+    """Whether the graph a call takes (``G``, ``prepare``d if not None) is
+    directed, and its edges (each preparation made once)."""
+    graph = G if prepare is None else prepare(G)
+    return graph.is_directed(), graph.number_of_edges()
+
+
 def _warmup(cache: Path, timeout: float) -> tuple[float, str]:
     """``frontier warmup`` into ``cache``: its seconds and its summary line
     (or what went wrong)."""
@@ -272,14 +409,19 @@ def _s(seconds) -> str:
     return "-" if seconds is None else f"{seconds:.3g} s"
 
 
-def _cell(run: dict, key: str, device: str | None = None) -> str:
+def _cell(run: dict | None, key: str, device: str | None = None) -> str:
+    """``run[key]`` (and ``run[device]``); "-" for a state that did not run."""
+    if run is None:
+        return "-"
     if "error" in run:
         return "failed"
     return _s(run[key]) + ("" if device is None or run[device] is None else f" ({run[device]})")
 
 
-def _warm_up_cell(run: dict) -> str:
+def _warm_up_cell(run: dict | None) -> str:
     """The background warm-up's seconds, or why there was none."""
+    if run is None:
+        return "-"
     if "error" in run:
         return "failed"
     if run["warm_up_s"] is not None:
@@ -293,12 +435,23 @@ def _measured(runs: dict) -> list[dict]:
     return [run for by_state in runs.values() for run in by_state.values() if "error" not in run]
 
 
-def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command: str) -> str:
-    """The summary table and the first calls taken apart, in Markdown."""
+def _first(by_state: dict) -> dict:
+    """The run of the first state that ran, the one that timed NetworkX."""
+    return next(iter(by_state.values()))
+
+
+def markdown(runs: dict, graph: str, warmup_s: float | None, warmup_line: str,
+             command: str) -> str:
+    """The summary table and the first calls taken apart, in Markdown ("-"
+    in the columns of a state that did not run)."""
     device = next((run["device"] for run in _measured(runs)), "no device measured")
+    warmup = ("not run" if warmup_s is None
+              else f"took {warmup_s:.1f} s" + (f" ({warmup_line})" if warmup_line else ""))
+    directed = ("" if all(_preparation(function) is None for function in runs)
+                else " `D` is `G.to_directed()`, made before the timer starts.")
     lines = [f"### First calls: {graph}, {device}, "
              f"{datetime.now(timezone.utc):%Y-%m-%d}", "",
-             f"Command: `{command}`. `frontier warmup` took {warmup_s:.1f} s ({warmup_line})", "",
+             f"Command: `{command}`. `frontier warmup` {warmup}.{directed}", "",
              f"Cold-start policy: FRONTIER_COLD_START={COLD_START['policy']}. Empty cache: the "
              "first call (the device that answered it), the background warm-up it started "
              "(`frontier warmup` in a child process), the next call once that ended; after "
@@ -308,8 +461,8 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
              "next call | first call after `frontier warmup` | second call |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for function, by_state in runs.items():
-        empty, warm = by_state["empty cache"], by_state["after warmup"]
-        lines.append(f"| `{CALLS[function][0]}` | {_cell(empty, 'networkx_s')} | "
+        empty, warm = by_state.get("empty cache"), by_state.get("after warmup")
+        lines.append(f"| `{CALLS[function][0]}` | {_cell(_first(by_state), 'networkx_s')} | "
                      f"{_cell(empty, 'first_s', 'first_device')} | {_warm_up_cell(empty)} | "
                      f"{_cell(empty, 'next_s', 'next_device')} | "
                      f"{_cell(warm, 'first_s', 'first_device')} | "
@@ -333,7 +486,7 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
                 f"{_s(parts['compile_s'])} ({parts['kernels_compiled']}) | "
                 f"{_s(parts['kernel_load_s'])} | {_s(parts['run_s'])} | {_s(run['first_s'])} |")
     disagree = [function for function, by_state in runs.items()
-                if by_state["empty cache"].get("agrees") is False]
+                if _first(by_state).get("agrees") is False]
     if disagree:
         lines += ["", f"Answers differ from NetworkX's: {', '.join(disagree)}."]
     if failed:
@@ -341,23 +494,28 @@ def markdown(runs: dict, graph: str, warmup_s: float, warmup_line: str, command:
     return "\n".join(lines) + "\n"
 
 
-def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: str,
-            warmup_s: float) -> list:
-    """One record per function and implementation (``frontier.bench.records``);
-    a first call's record has its parts, and the warmup's time, in ``first_call``."""
+def records(runs: dict, graph: str, nodes: int, shapes: dict, date: str, command: str,
+            warmup_s: float | None) -> list:
+    """One record per function and implementation (``frontier.bench.records``),
+    for the states that ran; ``shapes``: ``{function: (directed, edges)}`` of
+    the graph each call takes. A first call's record has its parts, and the
+    warmup's time (None if it did not run), in ``first_call``."""
     from frontier.bench.records import make_record
 
     out = []
     measured = _measured(runs)
     device = measured[0]["device"] if measured else None
+    warmup_s = None if warmup_s is None else round(warmup_s, 3)
     for function, by_state in runs.items():
-        empty, warm = by_state["empty cache"], by_state["after warmup"]
+        empty, warm = by_state.get("empty cache"), by_state.get("after warmup")
+        first = _first(by_state)
+        directed, edges = shapes[function]
         shared = dict(primitive=function, graph=graph, vertices=nodes, edges=edges,
-                      directed=False, weighted=False, num_devices=1, date=date,
+                      directed=directed, weighted=False, num_devices=1, date=date,
                       command=command, versions=measured[0]["versions"] if measured else None)
-        if empty.get("networkx_s") is not None:
-            out.append(make_record(implementation="networkx", device=empty["cpu"],
-                                   status="ok", time_ms=empty["networkx_s"] * 1e3, **shared))
+        if first.get("networkx_s") is not None:
+            out.append(make_record(implementation="networkx", device=first["cpu"],
+                                   status="ok", time_ms=first["networkx_s"] * 1e3, **shared))
         for state, run in by_state.items():
             implementation = f"frontier first call, {state}"
             if "error" in run:
@@ -366,20 +524,20 @@ def records(runs: dict, graph: str, nodes: int, edges: int, date: str, command: 
                 continue
             record = make_record(implementation=implementation, device=run["device"],
                                  status="ok", time_ms=run["first_s"] * 1e3, **shared)
-            record["first_call"] = dict(run["first_call"], warmup_s=round(warmup_s, 3),
+            record["first_call"] = dict(run["first_call"], warmup_s=warmup_s,
                                         answered_on=run["first_device"],
                                         background_warm_up=run["warm_up"],
                                         background_warm_up_s=run["warm_up_s"])
             record["compiled_kernels"] = run["compiled"]
             record["agrees_with_networkx"] = run["agrees"]
             out.append(record)
-        if "error" not in empty:
+        if empty is not None and "error" not in empty:
             record = make_record(implementation="frontier next call, empty cache",
                                  device=empty["device"], status="ok",
                                  time_ms=empty["next_s"] * 1e3, **shared)
             record["answered_on"] = empty["next_device"]
             out.append(record)
-        if "error" not in warm:
+        if warm is not None and "error" not in warm:
             out.append(make_record(implementation="frontier second call", device=warm["device"],
                                    status="ok", time_ms=warm["next_s"] * 1e3, **shared))
     return out
@@ -391,9 +549,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edges-per-node", type=int, default=5,
                         help="Barabasi-Albert m: about m * nodes edges (default 5)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--functions", nargs="+", choices=sorted(CALLS), default=list(CALLS))
+    parser.add_argument("--functions", nargs="+", choices=sorted(CALLS), default=list(CALLS),
+                        metavar="FUNCTION", help="the functions to call (default: all the "
+                        "backend implements; their calls: CALLS)")
     parser.add_argument("--skip-networkx", nargs="*", choices=sorted(CALLS), default=[],
                         metavar="FUNCTION", help="do not time NetworkX's own call of these")
+    parser.add_argument("--states", nargs="+", choices=(*STATES, *STATE_NAMES),
+                        default=list(STATES), metavar="STATE",
+                        help="the kernel cache states to measure: 'empty cache' (or empty), "
+                        "'after warmup' (or warm); default both. NetworkX is timed in the "
+                        "first of them")
     parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results"),
                         help="directory of the JSON record file")
     parser.add_argument("--timeout", type=float, default=900.0,
@@ -415,38 +580,46 @@ def main(argv: list[str] | None = None) -> int:
     from frontier.bench.records import RecordFile
     from frontier.device import Device
 
-    command = "python benchmarks/first_call.py " + " ".join(
+    command = "python benchmarks/first_call.py " + shlex.join(
         sys.argv[1:] if argv is None else argv)
     G = nx.barabasi_albert_graph(args.nodes, args.edges_per_node, seed=args.seed)
     graph = f"Barabasi-Albert graph, {G.number_of_nodes()} nodes, {G.number_of_edges()} edges"
+    states = [state for state in STATES
+              if state in {STATE_NAMES.get(name, name) for name in args.states}]
+    networkx = [function for function in args.functions if function not in args.skip_networkx]
     runs: dict = {function: {} for function in args.functions}
+    warmup_s, warmup_line = None, "not run"
     with tempfile.TemporaryDirectory(prefix="first_call_") as temporary:
         scratch = Path(temporary)
         graph_path = scratch / "graph.pickle"
         graph_path.write_bytes(pickle.dumps(G, protocol=pickle.HIGHEST_PROTOCOL))
-        for function in args.functions:
-            cache = scratch / f"empty-{function}"
-            cache.mkdir()
-            runs[function]["empty cache"] = _run_child(
-                function, graph_path, cache, function not in args.skip_networkx, args.timeout)
-        warmed = scratch / "warmed"
-        warmed.mkdir()
-        warmup_s, warmup_line = _warmup(warmed, args.timeout)
-        for function in args.functions:
-            cache = scratch / f"warm-{function}"
-            shutil.copytree(warmed, cache)  # no call sees what another compiled
-            runs[function]["after warmup"] = _run_child(function, graph_path, cache, False,
-                                                        args.timeout)
+        if "empty cache" in states:
+            for function in args.functions:
+                cache = scratch / f"empty-{function}"
+                cache.mkdir()
+                runs[function]["empty cache"] = _run_child(
+                    function, graph_path, cache, function in networkx, args.timeout)
+        if "after warmup" in states:
+            warmed = scratch / "warmed"
+            warmed.mkdir()
+            warmup_s, warmup_line = _warmup(warmed, args.timeout)
+            for function in args.functions:
+                cache = scratch / f"warm-{function}"
+                shutil.copytree(warmed, cache)  # no call sees what another compiled
+                runs[function]["after warmup"] = _run_child(
+                    function, graph_path, cache,
+                    function in networkx and states == ["after warmup"], args.timeout)
     print(markdown(runs, graph, warmup_s, warmup_line, command))
     date = datetime.now(timezone.utc)
     measured = _measured(runs)
     kind, _, index = (measured[0]["device_name"] if measured else "cpu").partition(":")
     record_file = RecordFile(args.results, date, Device(kind, int(index or 0)),
                              f"ba-{args.nodes}-{args.edges_per_node}-first-call")
-    written = records(runs, graph, G.number_of_nodes(), G.number_of_edges(),
+    shapes = {function: _shape(G, _preparation(function)) for function in args.functions}
+    written = records(runs, graph, G.number_of_nodes(), shapes,
                       date.strftime("%Y-%m-%dT%H:%M:%SZ"), command, warmup_s)
     print(f"records in {record_file.write(written)}", file=sys.stderr)
-    failed = len(measured) < 2 * len(args.functions) or warmup_line.startswith("failed")
+    failed = len(measured) < len(states) * len(args.functions) or warmup_line.startswith("failed")
     return 1 if failed else 0
 
 
