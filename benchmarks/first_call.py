@@ -379,7 +379,12 @@ def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool
     if with_networkx:
         command.append("--with-networkx")
     error, out = _run(command, cache, timeout)
-    return {"error": error} if error else json.loads(out.strip().splitlines()[-1])
+    run = {"error": error} if error else json.loads(out.strip().splitlines()[-1])
+    # a line as each process ends: a run stopped before the table keeps what it measured
+    said = run.get("error") or (f"first call {_s(run['first_s'])} on {run['first_device']}, "
+                                f"next {_s(run['next_s'])} on {run['next_device']}")
+    print(f"first_call: {function}, {cache.name}: {said}", file=sys.stderr, flush=True)
+    return run
 
 
 @functools.cache
