@@ -108,6 +108,28 @@ def test_backend_leaves_attributes_to_networkx():
         nx.core_number(nx.Graph([(0, 0)]), backend="frontier")
 
 
+@given(edges=edge_lists(max_vertices=12, max_edges=30), data=st.data())
+def test_attribute_check_on_own_dicts_matches_networkx_s_views(edges, data):
+    """The k-core's attribute check reads a graph's own dicts in C; it says
+    what NetworkX's node and edge views say, for every graph class, an
+    attribute on one node or one edge (or none), and a subgraph view."""
+    from frontier.nx_backend.cores import _has_attributes
+
+    g = edges.networkx(multigraph=data.draw(st.booleans()))
+    for *_, attributes in g.edges(data=True):
+        attributes.clear()
+    where = data.draw(st.sampled_from(["none", "node", "edge"]))
+    if where == "node":
+        g.nodes[data.draw(st.sampled_from(list(g)))]["colour"] = "red"
+    elif where == "edge" and g.number_of_edges():
+        *_, attributes = data.draw(st.sampled_from(list(g.edges(data=True))))
+        attributes["weight"] = 0
+    for graph in (g, g.subgraph(list(g)[::2])):
+        expected = any(graph.nodes[n] for n in graph) or \
+            any(d for *_, d in graph.edges(data=True))
+        assert _has_attributes(graph) == expected
+
+
 def _cores(G, edges, **options):
     return core_number(G, **options)
 

@@ -10,10 +10,13 @@ graphs that have any to NetworkX, which copies them.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import networkx as nx
 import numpy as np
 
 import frontier as fr
+from frontier.networkx_arcs import no_row_attributes
 from primitives import core_number as peel
 
 from .graph import BackendGraph, Declined
@@ -51,8 +54,24 @@ def check_no_attributes(a) -> None:
     G = a["G"]
     if isinstance(G, BackendGraph):
         return
-    if any(G.nodes[n] for n in G) or any(data for _, _, data in G.edges(data=True)):
+    if _has_attributes(G):
         raise Declined("node or edge attributes, which NetworkX copies into the k-core")
+
+
+def _has_attributes(G) -> bool:
+    """Whether a node or an edge of ``G`` holds an attribute. A graph's own
+    dicts are tested one truth test a dict, in C
+    (:func:`frontier.networkx_arcs.no_row_attributes`): 0.25-0.27 s for a
+    million edges on the development CPU, where NetworkX's edge view took
+    0.88-1.1 s (2026-11-28); a view's, through NetworkX's views."""
+    if type(G._node) is dict and type(G._adj) is dict:
+        if any(G._node.values()):
+            return True
+        rows = list(G._adj.values())
+        if G.is_multigraph():  # neighbour -> key -> data
+            rows = list(chain.from_iterable(map(dict.values, rows)))
+        return not no_row_attributes(rows)
+    return any(G.nodes[n] for n in G) or any(data for _, _, data in G.edges(data=True))
 
 
 KEYWORD_CHECKS = {"k_core": check_no_attributes}
