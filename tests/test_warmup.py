@@ -296,11 +296,13 @@ def test_first_call_tables_and_records_keep_a_failed_process():
             in table)
     assert "| `pagerank(G)` | empty cache | cpu | 0.3 s | 0.7 s | 0.2 s | 1 s (4) |" in table
     assert "Failed: `pagerank(G)` (after warmup): exit 1: RuntimeError: boom." in table
-    written = first_call.records(runs, "a graph", 10, 20, "2026-11-25T00:00:00Z", "c", 12.0)
+    written = first_call.records(runs, "a graph", 10, {"pagerank": (False, 20)},
+                                 "2026-11-25T00:00:00Z", "c", 12.0)
     assert [(r["implementation"], r["status"]) for r in written] == [
         ("networkx", "ok"), ("frontier first call, empty cache", "ok"),
         ("frontier first call, after warmup", "error"), ("frontier next call, empty cache", "ok")]
     assert written[2]["reason"] == "exit 1: RuntimeError: boom"
+    assert written[1]["edges"] == 20 and written[1]["directed"] is False
     assert written[1]["first_call"]["warmup_s"] == 12.0
     assert written[1]["first_call"]["answered_on"] == "cpu"
     assert written[1]["first_call"]["background_warm_up_s"] == 40.0
