@@ -1259,6 +1259,18 @@ __device__ __forceinline__ void pull_level(const long long* offsets, const long 
 
 // ---- Pull levels in one launch (an automatic direction's pull phase) -----
 //
+// Set bit v of `bits` for each vertex v of list[0 .. count), the whole grid
+// taking the list (thread of threads), an atomic a vertex. The list may
+// have been written earlier in the same launch, so it is read through L2.
+template <typename V>
+__device__ __forceinline__ void list_to_bits(const V* list, long long count, unsigned int* bits,
+                                             long long thread, long long threads) {
+    for (long long i = thread; i < count; i += threads) {
+        const V v = __ldcg(list + i);
+        atomicOr(bits + (v >> 5), 1u << (v & 31));
+    }
+}
+
 // pull_levels runs BFS pull levels one after another with a grid-wide
 // barrier between them, while Beamer's rule keeps pulling, so that a pull
 // phase costs one host round trip instead of one a level. Level 0 pulls
@@ -1302,10 +1314,7 @@ __global__ void __launch_bounds__(256, 8) pull_levels(const long long* offsets, 
     const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
     const long long words = (n + 31) >> 5;
     u64 passed = 0;
-    for (long long i = thread; i < input_count; i += threads) {
-        V v = input[i];
-        atomicOr(bits + (v >> 5), 1u << (v & 31));
-    }
+    list_to_bits(input, input_count, bits, thread, threads);
     grid_barrier(state + 1, passed);
     u64 visited = 0, consumed = 0;
     int k = 0;
@@ -1521,7 +1530,9 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
         if (thread == 0) state[3] = (u64)input_count;
     }
     // the bitmap of the visited vertices and those without in-edges (a
-    // push claims through it, a pull skips its vertices)
+    // push claims through it, a pull skips its vertices), by a warp vote
+    // a word: flags_to_bits' pack_word here raised the kernel's spills from
+    // 64/168 to 88/232 bytes (stores/loads; nvcc -Xptxas -v, sm_90)
     for (long long v = thread; v < words * 32; v += threads) {
         const unsigned int labelled = __ballot_sync(FULL_MASK, v < n && labels[v] != -1);
         if (lane == 0) skip[v >> 5] = labelled | lonely[v >> 5];
@@ -1559,11 +1570,8 @@ __global__ void __launch_bounds__(256, 6) auto_levels(
             if (list) {  // the list becomes the bitmap bits[0]
                 for (long long w = thread; w < words; w += threads) bits[w] = 0u;
                 grid_barrier(state + 1, passed);
-                const long long count = (long long)load_volatile(state + 3 + 3 * (k % 3));
-                for (long long i = thread; i < count; i += threads) {
-                    const V v = __ldcg(list + i);
-                    atomicOr(bits + (v >> 5), 1u << (v & 31));
-                }
+                list_to_bits(list, (long long)load_volatile(state + 3 + 3 * (k % 3)), bits,
+                             thread, threads);
                 grid_barrier(state + 1, passed);
                 if (threadIdx.x == 0) {
                     list = nullptr;
