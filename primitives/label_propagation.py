@@ -109,8 +109,11 @@ class LabelPropagation(fr.Primitive):
         run_key = key[starts]
         count = xp.diff(xp.concatenate([starts, xp.asarray([len(key)])]))
         vertex, label = run_key // n, run_key % n
-        # the last run of each vertex by (count, label): most frequent, largest label
-        order = xp.lexsort(xp.stack([label, count, vertex]))
+        # the last run of each vertex by (count, label): most frequent, largest
+        # label. The runs are in (vertex, label) order, so a stable sort by
+        # (vertex, count) keeps labels in order among equal counts: the order
+        # of a lexsort by (vertex, count, label), for a fraction of its time.
+        order = xp.argsort(vertex * (count.max() + 1) + count, kind="stable")
         last = order[xp.concatenate([vertex[order][1:] != vertex[order][:-1],
                                      xp.ones(1, bool)])]
         best, best_count, largest = vertex[last], count[last], label[last]
