@@ -25,11 +25,14 @@ def _general(monkeypatch, *args, **kwargs):
         return fr.neighbor_reduce(*args, **kwargs)
 
 
-@pytest.mark.parametrize("scipy", [True, False], ids=["scipy", "numpy"])
+# SciPy's product, the NumPy pass, or the NumPy pass in pieces of whole
+# rows summed by threads
+@pytest.mark.parametrize("scipy, pieces", [(True, False), (False, False), (False, True)],
+                         ids=["scipy", "numpy", "numpy-pieces"])
 # a vertex list's rows alone, by the threshold, or every row then picked
 @pytest.mark.parametrize("whole_pass_share", [0, host_sums.WHOLE_PASS_SHARE, 10**9])
 @given(edges=edge_lists(max_vertices=40, max_edges=160), data=st.data())
-def test_sums_match_the_general_path(scipy, whole_pass_share, edges, data):
+def test_sums_match_the_general_path(scipy, pieces, whole_pass_share, edges, data):
     graph = fr.Graph.from_edges(edges.src, edges.dst, edges.weights, edges.num_vertices,
                                 edges.directed, device="cpu")
     n = graph.num_vertices
@@ -52,6 +55,9 @@ def test_sums_match_the_general_path(scipy, whole_pass_share, edges, data):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(host_sums, "use_scipy", lambda graph: scipy)
         patch.setattr(host_sums, "WHOLE_PASS_SHARE", whole_pass_share)
+        if pieces:  # up to 3 pieces, of one arc or more
+            patch.setattr(host_sums, "PIECE_MIN_ARCS", 1)
+            patch.setattr(host_sums, "cpu_threads", lambda: 3)
         found = fr.neighbor_reduce(graph, functor, "sum", vertices=vertices,
                                    direction=direction)
     assert found.dtype == expected.dtype and found.shape == expected.shape

@@ -16,7 +16,9 @@ the development CPU). Here:
   repay only on a large graph;
 * otherwise a gather of the neighbours' values (over a list of vertices,
   their rows' arcs first) and ``np.add.reduceat`` over the rows: 10 ms
-  there, the general path's sums exactly. A list whose rows hold a third
+  there, the general path's sums exactly; over :data:`PIECE_MIN_ARCS` arcs
+  or more, in pieces of whole rows summed by threads side by side (the
+  same bits: each row is added up as in one pass). A list whose rows hold a third
   of the arcs or more (betweenness's middle levels) takes every row in one
   pass instead, and picks its own: finding and gathering its arcs cost
   more. ``nx.betweenness_centrality(G, k=16)`` on that graph, answered on
@@ -33,6 +35,7 @@ kernel.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import importlib.util
 import sys
@@ -42,6 +45,7 @@ import numpy as np
 
 from ..frontier import as_frontier
 from ..ranges import concatenated_ranges
+from ..split_runs import cpu_threads
 from .host_levels import csr_matrix
 
 #: Arcs from which a sum imports SciPy's sparse module where nothing has:
@@ -52,6 +56,10 @@ SCIPY_IMPORT_ARCS = 1 << 22
 #: Rows holding at least 1 / WHOLE_PASS_SHARE of the arcs are summed with
 #: all the others in one pass over every arc, then picked.
 WHOLE_PASS_SHARE = 3
+
+#: Arcs a piece of a NumPy pass takes at least: a pass over more is split
+#: into pieces of whole rows summed in threads side by side.
+PIECE_MIN_ARCS = 1 << 17
 
 #: graph -> {(pull, weighted): (columns, offsets, weights, matrix)}: a
 #: graph's matrices, kept while its arrays are the same
@@ -94,31 +102,64 @@ def host_neighbor_sum(graph, functor, op, vertices, direction: str, identity):
                 return (_matrix(graph, pull, weights)[ids] @ values).astype(result_type,
                                                                            copy=False)
             arcs = concatenated_ranges(starts, lengths)
-            rows = lengths > 0
+            rows = np.flatnonzero(lengths)
             # each row's first arc among ``arcs``
             firsts = (np.cumsum(lengths) - lengths)[rows]
-            return _row_sums(rows, firsts, arcs, values, columns, edge_ids,
+            return _row_sums(len(ids), rows, firsts, arcs, values, columns, edge_ids,
                              weights).astype(result_type, copy=False)
     if use_scipy(graph):
         sums = _matrix(graph, pull, weights) @ values
     else:
         rows, firsts = _every_row(graph, pull, offsets)
-        sums = _row_sums(rows, firsts, None, values, columns, edge_ids, weights)
+        sums = _row_sums(graph.num_vertices, rows, firsts, None, values, columns, edge_ids,
+                         weights)
     return (sums if ids is None else sums[ids]).astype(result_type, copy=False)
 
 
-def _row_sums(rows, firsts, arcs, values, columns, edge_ids, weights):
-    """Each row's sum of its arcs' neighbour values (times weights): the
-    rows with arcs are ``rows`` (a mask) and begin at ``firsts`` among the
-    arcs ``arcs`` (None: all, in order)."""
-    gathered = values[columns if arcs is None else columns[arcs]]
-    if weights is not None:
-        edges = arcs if edge_ids is None else (edge_ids if arcs is None else edge_ids[arcs])
-        gathered = gathered * (weights if edges is None else weights[edges])
-    # each segment ends where the next row with arcs begins
-    sums = np.zeros(len(rows), dtype=gathered.dtype)
-    sums[rows] = np.add.reduceat(gathered, firsts)
+def _row_sums(size, rows, firsts, arcs, values, columns, edge_ids, weights):
+    """Each row's sum of its arcs' neighbour values (times weights), in an
+    array of ``size`` rows: the rows with arcs are ``rows`` (ascending) and
+    begin at ``firsts`` among the arcs ``arcs`` (None: all, in order).
+
+    Over :data:`PIECE_MIN_ARCS` arcs or more, pieces of whole rows are
+    summed in threads side by side (:func:`~frontier.split_runs.cpu_threads`
+    of them at most): NumPy's gathers and ``reduceat`` give up the
+    interpreter lock, and each row is added up as in one pass, so its sum
+    has the same bits."""
+    total = len(columns) if arcs is None else len(arcs)
+    dtype = values.dtype if weights is None else np.result_type(values.dtype, weights.dtype)
+    sums = np.zeros(size, dtype=dtype)
+
+    def add_up(first_row: int, end_row: int) -> None:
+        begin = int(firsts[first_row])
+        end = int(firsts[end_row]) if end_row < len(firsts) else total
+        chosen = slice(begin, end) if arcs is None else arcs[begin:end]
+        gathered = np.take(values, columns[chosen])
+        if weights is not None:
+            gathered = gathered * weights[chosen if edge_ids is None else edge_ids[chosen]]
+        # each segment ends where the next row with arcs begins
+        sums[rows[first_row:end_row]] = np.add.reduceat(gathered,
+                                                        firsts[first_row:end_row] - begin)
+
+    count = min(cpu_threads(), total // PIECE_MIN_ARCS)
+    if count < 2:
+        add_up(0, len(firsts))
+        return sums
+    # the rows where each piece begins: about total / count arcs apart
+    bounds = np.unique(np.searchsorted(firsts, np.arange(count) * (total / count)))
+    bounds = bounds[bounds < len(firsts)]  # past the last row: no piece
+    ends = [*bounds[1:].tolist(), len(firsts)]
+    for future in [_pool(count).submit(add_up, begin, end)
+                   for begin, end in zip(bounds.tolist(), ends)]:
+        future.result()
     return sums
+
+
+@functools.cache
+def _pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
+    """The threads that sum pieces of rows side by side (kept for the
+    process: a sum takes milliseconds, starting threads about 0.1 ms each)."""
+    return concurrent.futures.ThreadPoolExecutor(threads, "frontier-sum")
 
 
 def _every_row(graph, pull: bool, offsets):
@@ -128,8 +169,8 @@ def _every_row(graph, pull: bool, offsets):
     kept = _SEGMENTS.setdefault(graph, {})
     found = kept.get(pull)
     if found is None or found[0] is not offsets:
-        rows = np.diff(offsets) > 0
-        found = kept[pull] = (offsets, rows, offsets[:-1][rows])
+        rows = np.flatnonzero(np.diff(offsets))
+        found = kept[pull] = (offsets, rows, offsets[rows])
     return found[1], found[2]
 
 
