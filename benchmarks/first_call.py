@@ -3,7 +3,9 @@ kernel cache and after ``frontier warmup`` (issue 33).
 
 For each function the backend implements (all of
 ``frontier_backend_info.FUNCTIONS``; ``--functions`` picks some), called
-as :data:`CALLS` shows (``nx.pagerank(G)``, ``nx.betweenness_centrality(G,
+as :data:`CALLS` shows (the table of :mod:`frontier.nx_backend.call_table`,
+whose calls ``frontier warmup`` runs once on a small graph:
+``nx.pagerank(G)``, ``nx.betweenness_centrality(G,
 k=16, seed=0)``, ``nx.bfs_edges(G, 0)``, ...) on a Barabasi-Albert graph
 (nodes 0 to n - 1; the functions NetworkX defines for directed graphs only,
 such as ``is_strongly_connected``, on ``G.to_directed()``, made before the
@@ -35,9 +37,11 @@ Markdown, and a JSON list of records (``frontier.bench.records`` fields,
 ``time_ms`` the call's time, ``first_call`` the parts, ``compiled_kernels``
 what NVRTC compiled during the call) in ``--results``.
 
-On the GPU machine, from the repository root (NetworkX's betweenness with
-k=16 takes about 3 minutes of the run on this graph, its edge betweenness
-a little longer; ``--skip-networkx`` spares them)::
+Frontier's modules are byte-compiled first (:func:`compile_bytecode`), as
+an installed package has them. On the GPU machine, from the repository
+root (NetworkX's betweenness with k=16 takes about 3 minutes of the run on
+this graph, its edge betweenness a little longer; ``--skip-networkx``
+spares them)::
 
     PYTHONPATH=. python benchmarks/first_call.py --results $OUT
 
@@ -53,6 +57,8 @@ On a CPU (no CuPy: nothing is compiled, warmup says so), a smoke test::
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import json
 import math
 import os
@@ -69,114 +75,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-def _directed(G):
-    """``G.to_directed()`` (``D`` in the calls' texts), for the calls NetworkX
-    defines for directed graphs only; the child makes it before the timer starts."""
-    return G.to_directed()
+
+def _load_call_table():
+    """:mod:`frontier.nx_backend.call_table`, loaded from its file: importing it
+    by name would import the ``frontier`` package and its backend before a
+    child's timer starts, and a first call pays that import."""
+    path = ROOT / "frontier" / "nx_backend" / "call_table.py"
+    spec = importlib.util.spec_from_file_location("_first_call_table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _edges(graph) -> list:
-    """A graph's edges, sorted (the ends of an undirected one sorted too)."""
-    return sorted(edge if graph.is_directed() else tuple(sorted(edge)) for edge in graph.edges)
-
-
-#: The calls timed, every function of the backend: the text shown, the call
-#: (``backend`` as a keyword) with its answer made comparable (generators as
-#: lists or sets, graphs as sorted edge lists), and, where there is one, the
-#: graph's preparation (:func:`_directed`), made before the timer starts.
-#: ``n - 1`` is the last node (``len(G) - 1``), far from node 0.
-CALLS = {
-    "pagerank": ("pagerank(G)", lambda nx, G, **b: nx.pagerank(G, **b)),
-    "betweenness_centrality": (
-        "betweenness_centrality(G, k=16, seed=0)",
-        lambda nx, G, **b: nx.betweenness_centrality(G, k=16, seed=0, **b)),
-    "edge_betweenness_centrality": (
-        "edge_betweenness_centrality(G, k=16, seed=0)",
-        lambda nx, G, **b: nx.edge_betweenness_centrality(G, k=16, seed=0, **b)),
-    "eigenvector_centrality": (
-        "eigenvector_centrality(G)", lambda nx, G, **b: nx.eigenvector_centrality(G, **b)),
-    # alpha under 1 / the adjacency's largest eigenvalue (about 23 at 2,000 nodes, 46 at
-    # 200,000), where the default 0.1 is not: it would not converge
-    "katz_centrality": (
-        "katz_centrality(G, alpha=0.01)",
-        lambda nx, G, **b: nx.katz_centrality(G, alpha=0.01, **b)),
-    "hits": ("hits(G)", lambda nx, G, **b: nx.hits(G, **b)),
-    "connected_components": (
-        "connected_components(G)",
-        lambda nx, G, **b: [set(c) for c in nx.connected_components(G, **b)]),
-    "number_connected_components": (
-        "number_connected_components(G)",
-        lambda nx, G, **b: nx.number_connected_components(G, **b)),
-    "is_connected": ("is_connected(G)", lambda nx, G, **b: nx.is_connected(G, **b)),
-    "node_connected_component": (
-        "node_connected_component(G, 0)",
-        lambda nx, G, **b: nx.node_connected_component(G, 0, **b)),
-    "weakly_connected_components": (
-        "weakly_connected_components(D)",
-        lambda nx, G, **b: [set(c) for c in nx.weakly_connected_components(G, **b)],
-        _directed),
-    "number_weakly_connected_components": (
-        "number_weakly_connected_components(D)",
-        lambda nx, G, **b: nx.number_weakly_connected_components(G, **b), _directed),
-    "strongly_connected_components": (
-        "strongly_connected_components(D)",
-        lambda nx, G, **b: [set(c) for c in nx.strongly_connected_components(G, **b)],
-        _directed),
-    "number_strongly_connected_components": (
-        "number_strongly_connected_components(D)",
-        lambda nx, G, **b: nx.number_strongly_connected_components(G, **b), _directed),
-    "is_strongly_connected": (
-        "is_strongly_connected(D)",
-        lambda nx, G, **b: nx.is_strongly_connected(G, **b), _directed),
-    "single_source_shortest_path_length": (
-        "single_source_shortest_path_length(G, 0)",
-        lambda nx, G, **b: dict(nx.single_source_shortest_path_length(G, 0, **b))),
-    "single_source_shortest_path": (
-        "single_source_shortest_path(G, 0)",
-        lambda nx, G, **b: nx.single_source_shortest_path(G, 0, **b)),
-    "shortest_path": ("shortest_path(G, 0)", lambda nx, G, **b: nx.shortest_path(G, 0, **b)),
-    "shortest_path_length": (
-        "shortest_path_length(G, 0)",
-        lambda nx, G, **b: dict(nx.shortest_path_length(G, 0, **b))),
-    # Every edge weighs 1 here (no "weight" attribute): NetworkX's own paths, from the
-    # backend's BFS tree (frontier/nx_backend/paths.py).
-    "single_source_dijkstra": (
-        "single_source_dijkstra(G, 0)",
-        lambda nx, G, **b: nx.single_source_dijkstra(G, 0, **b)),
-    "single_source_dijkstra_path": (
-        "single_source_dijkstra_path(G, 0)",
-        lambda nx, G, **b: nx.single_source_dijkstra_path(G, 0, **b)),
-    "single_source_dijkstra_path_length": (
-        "single_source_dijkstra_path_length(G, 0)",
-        lambda nx, G, **b: dict(nx.single_source_dijkstra_path_length(G, 0, **b))),
-    "dijkstra_path": (
-        "dijkstra_path(G, 0, n - 1)",
-        lambda nx, G, **b: nx.dijkstra_path(G, 0, len(G) - 1, **b)),
-    "dijkstra_path_length": (
-        "dijkstra_path_length(G, 0, n - 1)",
-        lambda nx, G, **b: nx.dijkstra_path_length(G, 0, len(G) - 1, **b)),
-    "has_path": ("has_path(G, 0, n - 1)", lambda nx, G, **b: nx.has_path(G, 0, len(G) - 1, **b)),
-    "bfs_edges": ("bfs_edges(G, 0)", lambda nx, G, **b: list(nx.bfs_edges(G, 0, **b))),
-    "bfs_tree": ("bfs_tree(G, 0)", lambda nx, G, **b: _edges(nx.bfs_tree(G, 0, **b))),
-    "bfs_predecessors": (
-        "bfs_predecessors(G, 0)", lambda nx, G, **b: list(nx.bfs_predecessors(G, 0, **b))),
-    "bfs_successors": (
-        "bfs_successors(G, 0)", lambda nx, G, **b: list(nx.bfs_successors(G, 0, **b))),
-    "bfs_layers": ("bfs_layers(G, 0)", lambda nx, G, **b: list(nx.bfs_layers(G, 0, **b))),
-    "descendants_at_distance": (
-        "descendants_at_distance(G, 0, 2)",
-        lambda nx, G, **b: nx.descendants_at_distance(G, 0, 2, **b)),
-    "triangles": ("triangles(G)", lambda nx, G, **b: nx.triangles(G, **b)),
-    "transitivity": ("transitivity(G)", lambda nx, G, **b: nx.transitivity(G, **b)),
-    "clustering": ("clustering(G)", lambda nx, G, **b: nx.clustering(G, **b)),
-    "average_clustering": (
-        "average_clustering(G)", lambda nx, G, **b: nx.average_clustering(G, **b)),
-    "core_number": ("core_number(G)", lambda nx, G, **b: nx.core_number(G, **b)),
-    "k_core": ("k_core(G)", lambda nx, G, **b: _edges(nx.k_core(G, **b))),
-    "label_propagation_communities": (
-        "community.label_propagation_communities(G)",
-        lambda nx, G, **b: [set(c) for c in nx.community.label_propagation_communities(G, **b)]),
-}
+_call_table = _load_call_table()
+#: The calls timed, one of every function of the backend
+#: (:data:`frontier.nx_backend.call_table.CALLS`): the text shown, the call
+#: (``backend`` as a keyword) with its answer made comparable, and, where
+#: there is one, the graph's preparation, made before the timer starts.
+CALLS = _call_table.CALLS
+_preparation = _call_table.preparation
 STATES = ("empty cache", "after warmup")
 #: ``--states``' short names.
 STATE_NAMES = {"empty": "empty cache", "warm": "after warmup"}
@@ -248,13 +165,6 @@ def _agree(mine, theirs) -> bool:
             return sorted(map(sorted, mine)) == sorted(map(sorted, theirs))
         return len(mine) == len(theirs) and all(map(_agree, mine, theirs))
     return mine == theirs
-
-
-def _preparation(function: str):
-    """The preparation of the graph ``function``'s call takes (the third
-    element of its ``CALLS`` entry), or None."""
-    _, _, *prepare = CALLS[function]
-    return prepare[0] if prepare else None
 
 
 def child(function: str, graph_path: str, with_networkx: bool) -> dict:
@@ -387,8 +297,8 @@ def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool
 
 
 def _shape(G, prepare) -> tuple[bool, int]:
-    """Whether the graph a call takes (``G``, or :func:`_directed`'s copy of
-    it) is directed, and its edges, counted without building the copy: an
+    """Whether the graph a call takes (``G``, or its ``G.to_directed()``
+    copy) is directed, and its edges, counted without building the copy: an
     undirected edge becomes two arcs, a self loop one."""
     import networkx as nx
 
@@ -596,6 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     networkx = [function for function in args.functions if function not in args.skip_networkx]
     runs: dict = {function: {} for function in args.functions}
     warmup_s, warmup_line = None, "not run"
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="first_call_") as temporary:
         scratch = Path(temporary)
         graph_path = scratch / "graph.pickle"
@@ -628,6 +539,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"records in {record_file.write(written)}", file=sys.stderr)
     failed = len(measured) < len(states) * len(args.functions) or warmup_line.startswith("failed")
     return 1 if failed else 0
+
+
+def compile_bytecode() -> None:
+    """Byte-compile Frontier's modules, as installing the package does
+    (``pip install`` writes them): a fresh process then reads them. Without
+    them (a working tree never imported, or ``PYTHONDONTWRITEBYTECODE``
+    set) each first call compiled about 270 sources, 0.45-0.49 s of it on
+    the H200 host (2026-11-28, ``cProfile``)."""
+    for package in ("frontier", "primitives", "partition"):
+        compileall.compile_dir(ROOT / package, quiet=1)
 
 
 if __name__ == "__main__":

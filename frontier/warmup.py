@@ -13,11 +13,13 @@ every GPU model it sees:
    change test for one array of each type) -- a few at a time in threads
    (NVRTC runs outside the GIL);
 2. **run** each primitive once on a small graph, on the GPU and (where
-   there is a second GPU) on two, ``Graph.from_networkx`` and each
-   NetworkX backend function ``benchmarks/first_call.py`` times: this
-   compiles CuPy's own kernels these calls launch (arithmetic, ``where``,
-   reductions: CuPy compiles those on first use too) and the generated
-   kernels of type combinations step 1 does not list.
+   there is a second GPU) on two, ``Graph.from_networkx``, and every
+   NetworkX backend function once on a small graph, as
+   :data:`frontier.nx_backend.call_table.CALLS` calls it (the calls
+   ``benchmarks/first_call.py`` times): this compiles CuPy's own kernels
+   these calls launch (arithmetic, ``where``, reductions: CuPy compiles
+   those on first use too) and the generated kernels of type combinations
+   step 1 does not list.
 
 When both steps are done the command writes a stamp for the GPU's architecture
 (:func:`frontier.kernels.first_use.write_stamp`): the NetworkX backend
@@ -163,21 +165,24 @@ def _changed(slots, values) -> None:
 #: that a BFS level lists more than BLOCK_SCAN_MAX (2^14) vertices, as on a
 #: large graph (frontier.kernels.edges).
 EXERCISE_SCALE = 16
-#: Nodes of the NetworkX graph the backend functions run on once.
+#: Nodes of the NetworkX graph (Barabasi-Albert) the backend functions run
+#: on once; the functions for directed graphs on its ``to_directed()``.
 EXERCISE_NODES = 2000
 
 
 def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     """``(name, call)`` for every call warmup runs after compiling: each
     primitive on ``device`` and, if there is another device of its kind, on
-    the two (the multi-device exchange's kernels), and the NetworkX backend
-    functions ``benchmarks/first_call.py`` times."""
+    the two (the multi-device exchange's kernels), ``Graph.from_networkx``
+    and every NetworkX backend function (``nx.<function>``), each called as
+    :data:`frontier.nx_backend.call_table.CALLS` calls it, on ``device``."""
     import networkx as nx
 
     import primitives
 
     from .generators import kronecker
     from .graph import Graph
+    from .nx_backend.call_table import CALLS, preparation
 
     graph = functools.cache(lambda weights=None: kronecker(EXERCISE_SCALE, 16, seed=0,
                                                            weights=weights, device=device))
@@ -198,22 +203,18 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
             (f"pagerank{label}", lambda o=options: primitives.pagerank(graph(), **o)),
         ]
     small = functools.cache(lambda: nx.barabasi_albert_graph(EXERCISE_NODES, 5, seed=0))
+    prepared = functools.cache(lambda prepare: small() if prepare is None else prepare(small()))
 
-    def backend(function, *args, **kwargs):
-        # converting for each call (no cache): the conversion's kernels too, no warning
+    def backend(function):
+        # converting for each call (no cache): the conversion's kernels too, no warning;
+        # the table's calls consume the generators some functions return
+        graph = prepared(preparation(function))
         with nx.config(cache_converted_graphs=False), \
                 nx.config.backends.frontier(device=device.name):
-            result = function(small(), *args, backend="frontier", **kwargs)
-            return list(result) if not isinstance(result, dict) else result
+            return CALLS[function][1](nx, graph, backend="frontier")
 
-    runs += [
-        ("Graph.from_networkx", lambda: Graph.from_networkx(small(), device=device)),
-        ("nx.pagerank", lambda: backend(nx.pagerank)),
-        ("nx.betweenness_centrality", lambda: backend(nx.betweenness_centrality, k=16, seed=0)),
-        ("nx.connected_components", lambda: backend(nx.connected_components)),
-        ("nx.single_source_shortest_path_length",
-         lambda: backend(nx.single_source_shortest_path_length, 0)),
-    ]
+    runs.append(("Graph.from_networkx", lambda: Graph.from_networkx(small(), device=device)))
+    runs += [(f"nx.{function}", functools.partial(backend, function)) for function in CALLS]
     return runs
 
 
@@ -340,7 +341,8 @@ def add_warmup_parser(commands) -> None:
         "warmup", help="compile every CUDA kernel into CuPy's kernel cache, ahead of first use",
         description="Compile every CUDA kernel Frontier launches into CuPy's on-disk kernel "
         "cache (CUPY_CACHE_DIR, else ~/.cupy/kernel_cache) for each GPU model present, and run "
-        "each primitive once so that CuPy's own kernels are cached too; then stamp the cache "
+        "each primitive and each NetworkX backend function once so that CuPy's own kernels "
+        "are cached too; then stamp the cache "
         "(without the stamp the NetworkX backend answers first calls on the CPU). Run it once "
         "per machine or image; exits 0 without a GPU.")
     warmup.add_argument("--device", help="one GPU (cuda:N) instead of one of each model")

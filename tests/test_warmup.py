@@ -155,6 +155,40 @@ def test_the_calls_warmup_runs_run_on_the_cpu(monkeypatch, recwarn):
     assert not [w for w in recwarn if "cache" in str(w.message)]
 
 
+def test_warmup_calls_every_backend_function_once():
+    """The backend calls warmup runs are exactly the backend's functions:
+    a function added to the backend without a call in
+    frontier/nx_backend/call_table.py fails here."""
+    from frontier.nx_backend import backend_interface
+    from frontier.nx_backend.call_table import CALLS
+    from frontier_backend_info import FUNCTIONS
+
+    assert set(CALLS) == set(FUNCTIONS)
+    names = [name for name, _ in exercises(Device("cpu"))]  # builds no graph until called
+    backend = [name.removeprefix("nx.") for name in names if name.startswith("nx.")]
+    assert sorted(backend) == sorted(FUNCTIONS)
+    assert all(callable(getattr(backend_interface, name)) for name in backend)
+    assert "Graph.from_networkx" in names
+
+
+def test_the_first_call_benchmark_loads_the_call_table_without_frontier():
+    """benchmarks/first_call.py takes its calls from frontier/nx_backend/
+    call_table.py without importing Frontier (or CuPy): its child times the
+    backend's import as part of the first call."""
+    script = ("import runpy, sys; table = runpy.run_path(sys.argv[1])['CALLS']; "
+              "print(len(table), sorted(m for m in sys.modules "
+              "if m.split('.')[0] in ('frontier', 'cupy', 'networkx')))")
+    done = subprocess.run([sys.executable, "-c", script,
+                           str(ROOT / "benchmarks" / "first_call.py")],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    from frontier.nx_backend.call_table import CALLS
+
+    assert done.stdout.split() == [str(len(CALLS)), "[]"]
+    assert first_call_module().CALLS.keys() == CALLS.keys()
+
+
 def test_warm_up_compiles_every_entry_in_threads_then_runs_the_calls(monkeypatch):
     """The orchestration, with a stand-in GPU: every registry entry compiled
     once (on the device, in worker threads), then every call run once."""

@@ -14,10 +14,11 @@ when the backend picks the device itself:
 * while it is **cold**, the call is answered on the CPU (same primitives,
   NumPy arrays; the answer is the same, and the backend returns host Python
   objects either way) and, once per process, ``frontier warmup`` starts in
-  a child process that compiles every kernel, runs each primitive once and
-  writes the stamp. One line says so (``frontier: first call: kernels not
-  compiled for this GPU yet ...``, on standard error when it is a terminal,
-  and on the ``frontier`` logger at INFO);
+  a child process that compiles every kernel, runs each primitive and each
+  backend function once and writes the stamp. One line says so
+  (``frontier: first call: kernels not compiled for this GPU yet ...``, on
+  standard error when it is a terminal, and on the ``frontier`` logger at
+  INFO);
 * calls go to the GPU once the warm-up has finished, not while it runs:
   a GPU call then would compile in the caller the very kernels the child is
   compiling, and wait as long;
