@@ -14,7 +14,17 @@ from strategies import edge_lists, with_device
 from test_nx_backend import check, nx_graphs, quiet_cache  # noqa: F401 -- a fixture
 
 import frontier as fr
+from frontier.nx_backend import strongly_connected
 from primitives import strongly_connected_components
+
+
+@given(edge_lists(directed=True, max_vertices=60, max_edges=150))
+def test_the_backend_s_scipy_labels_are_the_primitive_s(edges):
+    """On the CPU the backend labels components with SciPy's csgraph: the
+    same labels as the primitive (each component's smallest vertex)."""
+    graph = edges.graph("cpu")
+    np.testing.assert_array_equal(strongly_connected.scipy_labels(graph),
+                                  fr.to_numpy(strongly_connected_components(graph).labels))
 
 
 def expected_labels(g, n: int) -> np.ndarray:
