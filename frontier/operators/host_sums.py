@@ -18,12 +18,12 @@ the development CPU). Here:
   their rows' arcs first) and ``np.add.reduceat`` over the rows: 10 ms
   there, the general path's sums exactly; over :data:`PIECE_MIN_ARCS` arcs
   or more, in pieces of whole rows summed by threads side by side (the
-  same bits: each row is added up as in one pass). A list whose rows hold a third
-  of the arcs or more (betweenness's middle levels) takes every row in one
-  pass instead, and picks its own: finding and gathering its arcs cost
-  more. ``nx.betweenness_centrality(G, k=16)`` on that graph, answered on
-  the CPU, took 1.8-2.0 s against 3.8-4.3 s (alternating in one process,
-  2026-11-27). SciPy's product takes the same rule: every row's sum, then
+  same bits: each row is added up as in one pass). A list whose rows hold
+  a third of the arcs or more (betweenness's middle levels) takes every
+  row in one pass instead, and picks its own: finding and gathering its
+  arcs cost more. ``nx.betweenness_centrality(G, k=16)`` on that graph,
+  answered on the CPU, took 1.8-2.0 s against 3.8-4.3 s (alternating in
+  one process, 2026-11-27). SciPy's product takes the same rule: every row's sum, then
   the list's, instead of copying the list's rows out (betweenness from 4
   sources on Kronecker 18, 7.6 M arcs, one thread, median of 8 calls in
   three runs: 0.271-0.293 s against 0.281-0.389 s; the same sums to the bit).
