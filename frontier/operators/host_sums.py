@@ -23,10 +23,11 @@ the development CPU). Here:
   row in one pass instead, and picks its own: finding and gathering its
   arcs cost more. ``nx.betweenness_centrality(G, k=16)`` on that graph,
   answered on the CPU, took 1.8-2.0 s against 3.8-4.3 s (alternating in
-  one process, 2026-11-27). SciPy's product takes the same rule: every row's sum, then
-  the list's, instead of copying the list's rows out (betweenness from 4
-  sources on Kronecker 18, 7.6 M arcs, one thread, median of 8 calls in
-  three runs: 0.271-0.293 s against 0.281-0.389 s; the same sums to the bit).
+  one process, 2026-11-27). SciPy's product takes the same rule: every
+  row's sum, then the list's, instead of copying the list's rows out
+  (betweenness from 4 sources on Kronecker 18, 7.6 M arcs, one thread,
+  median of 8 calls in three runs: 0.271-0.293 s against 0.281-0.389 s;
+  the same sums to the bit).
 
 SciPy's sums may differ from the general path's in the last bits (another
 order of additions). The GPU's counterpart is the fused ``gather_sum``
@@ -149,17 +150,18 @@ def _row_sums(size, rows, firsts, arcs, values, columns, edge_ids, weights):
     bounds = np.unique(np.searchsorted(firsts, np.arange(count) * (total / count)))
     bounds = bounds[bounds < len(firsts)]  # past the last row: no piece
     ends = [*bounds[1:].tolist(), len(firsts)]
-    for future in [_pool(count).submit(add_up, begin, end)
+    for future in [_pool().submit(add_up, begin, end)
                    for begin, end in zip(bounds.tolist(), ends)]:
         future.result()
     return sums
 
 
 @functools.cache
-def _pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
-    """The threads that sum pieces of rows side by side (kept for the
-    process: a sum takes milliseconds, starting threads about 0.1 ms each)."""
-    return concurrent.futures.ThreadPoolExecutor(threads, "frontier-sum")
+def _pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The threads that sum pieces of rows side by side, one per
+    :func:`~frontier.split_runs.cpu_threads` (kept for the process: a sum
+    takes milliseconds, starting threads about 0.1 ms each)."""
+    return concurrent.futures.ThreadPoolExecutor(cpu_threads(), "frontier-sum")
 
 
 def _every_row(graph, pull: bool, offsets):
