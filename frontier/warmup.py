@@ -12,8 +12,10 @@ every GPU model it sees:
    for the vertex and value types the package uses (the multi-device
    change test for one array of each type) -- a few at a time in threads
    (NVRTC runs outside the GIL);
-2. **run** each primitive once on a small graph, on the GPU and (where
-   there is a second GPU) on two, ``Graph.from_networkx``, and every
+2. **run** each primitive (and triangles, whose hubs and larger arrays
+   reach kernels a small graph does not) once on a Kronecker graph of
+   scale :data:`EXERCISE_SCALE`, on the GPU and (where there is a second
+   GPU) on two, ``Graph.from_networkx``, and every
    NetworkX backend function once on a small graph, as
    :data:`frontier.nx_backend.call_table.CALLS` calls it (the calls
    ``benchmarks/first_call.py`` times): this compiles CuPy's own kernels
@@ -43,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .device import Device, gpu_count
-from .kernels.first_use import cache_dir, write_stamp
+from .kernels.first_use import cache_dir, remember_model, write_stamp
 from .kernels.module import INSTANTIATIONS, compile_instantiation
 from .progress import Progress
 
@@ -201,6 +203,11 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
             (f"betweenness_centrality{label}",
              lambda o=options: primitives.betweenness_centrality(graph(), k=4, seed=0, **o)),
             (f"pagerank{label}", lambda o=options: primitives.pagerank(graph(), **o)),
+            # hubs, and arrays past 2,048 entries: CuPy's reductions (CUB's
+            # included) compile a kernel per block size up to there, and the
+            # backend's small graph leaves both short (8 s of NVRTC at the
+            # first GPU call on a Barabasi-Albert graph of 1 M edges)
+            (f"triangles{label}", lambda o=options: primitives.triangles(graph(), **o)),
         ]
     small = functools.cache(lambda: nx.barabasi_albert_graph(EXERCISE_NODES, 5, seed=0))
     prepared = functools.cache(lambda prepare: small() if prepare is None else prepare(small()))
@@ -326,8 +333,11 @@ def warmup_command(args) -> int:
                           progress=progress)
         summary["cache"] = cache_dir()
         # both steps done: the backend's first calls need not wait for this GPU model
-        summary["stamp"] = (None if args.kernels_only
-                            else write_stamp(*gpu_identity(device), summary))
+        summary["stamp"] = None
+        if not args.kernels_only:
+            capability, version = gpu_identity(device)
+            summary["stamp"] = write_stamp(capability, version, summary)
+            remember_model(capability)  # a later test needs no cuInit
         print(f"frontier warmup: {summary['kernels']} kernels ready for {summary['device']} "
               f"in {summary['compile_s']:.1f} s, {summary['calls']} calls run in "
               f"{summary['calls_s']:.1f} s; CuPy's kernel cache: {summary['cache']}"

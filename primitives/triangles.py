@@ -184,8 +184,9 @@ class ClosedWedges(fr.Primitive):
     def count(self, frontier):
         """Triangles of each pivot over the (later) edges of the marked vertices."""
         xp, ids = self.xp, self.vertex_ids()
-        closed = xp.zeros(64 * WORDS, dtype=np.int64)
-        transitive = xp.zeros(64 * WORDS, dtype=np.int64)
+        # uint64: the counts a GPU's atomic add takes
+        closed = xp.zeros(64 * WORDS, dtype=np.uint64)
+        transitive = xp.zeros(64 * WORDS, dtype=np.uint64)
         out = (self.out_marks, self.out_summary)
         into = (self.in_marks, self.in_summary) if self.directed else None
 
@@ -225,8 +226,11 @@ class ClosedWedges(fr.Primitive):
             if not len(edge):
                 continue
             if per_pivot is not None:
+                # an atomic add, not bincount: that checks its input with a
+                # reduction, whose kernel CuPy compiles for each size class
+                # below 2,048 (seconds at a first GPU call), and reads its max
                 value, bit = _set_bits(xp, mask)
-                per_pivot += xp.bincount(word[value] * 64 + bit, minlength=len(per_pivot))
+                xp.add.at(per_pivot, word[value] * 64 + bit, xp.asarray(1, dtype=np.uint64))
             if per_vertex is not None:  # as much work as the edges found, not the vertices
                 closed = _popcount(xp, mask).astype(np.float64)
                 for ends in vertices:

@@ -252,10 +252,6 @@ def test_no_stamp_for_any_gpu_asks_the_driver_nothing(gpu, monkeypatch, tmp_path
     """Where the driver lists a GPU and no warm-up stamped any, the GPU is
     cold whatever its architecture: no cuInit in the caller's first call."""
     listed_gpu(monkeypatch, tmp_path)
-
-    def no_driver():
-        raise AssertionError("the driver was asked for the compute capability")
-
     monkeypatch.setattr(first_use, "driver_compute_capability", no_driver)
     assert cold_start.cold_gpu() == ""
     with caplog.at_level(logging.INFO, logger="frontier"):
@@ -292,6 +288,60 @@ def test_driver_lists_gpu(monkeypatch, tmp_path, listing, visible, expected):
     else:
         monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
     assert first_use.driver_lists_gpu() is expected
+
+
+def listed_models(monkeypatch, tmp_path, models: list[str]) -> None:
+    """The NVIDIA driver's /proc listing, one GPU of each of ``models``,
+    with its ``information`` file as the driver writes it."""
+    listing = tmp_path / "nvidia-gpus"
+    for number, model in enumerate(models):
+        gpu = listing / f"0000:{number:02x}:00.0"
+        gpu.mkdir(parents=True)
+        (gpu / "information").write_text(f"Model: \t\t {model}\nIRQ:   \t\t 42\n"
+                                         "Bus Type: \t PCIe\n")
+    monkeypatch.setattr(first_use, "NVIDIA_GPUS", str(listing))
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+
+
+def no_driver():
+    raise AssertionError("the driver was asked for the compute capability")
+
+
+def test_a_warm_up_lets_the_listed_model_name_the_capability(gpu, monkeypatch, tmp_path):
+    """After a warm-up recorded the model, the stamp test reads the
+    capability from files: no cuInit in the caller's first call."""
+    listed_models(monkeypatch, tmp_path, ["NVIDIA H200", "NVIDIA H200"])
+    assert first_use.listed_models() == {"NVIDIA H200"}
+    assert first_use.compute_capability() == CAPABILITY  # the driver's, nothing recorded
+    first_use.remember_model(CAPABILITY)
+    first_use.write_stamp(CAPABILITY, CUPY, {})
+    monkeypatch.setattr(first_use, "driver_compute_capability", no_driver)
+    assert first_use.compute_capability() == CAPABILITY
+    assert first_use.stamped() and cold_start.cold_gpu() is None
+    # another model on this machine (a new GPU in the same cache): the driver again
+    listed_models(monkeypatch, tmp_path / "other", ["NVIDIA H100 80GB HBM3"])
+    with pytest.raises(AssertionError, match="the driver was asked"):
+        first_use.compute_capability()
+
+
+def test_several_listed_models_are_not_recorded_nor_trusted(gpu, monkeypatch, tmp_path):
+    """Which of two models is CUDA's first GPU the listing does not say."""
+    listed_models(monkeypatch, tmp_path, ["NVIDIA H200", "NVIDIA A100-SXM4-80GB"])
+    first_use.remember_model(CAPABILITY)
+    assert not (gpu / first_use.STAMPS / first_use.MODELS).exists()
+    (gpu / first_use.STAMPS).mkdir(exist_ok=True)
+    (gpu / first_use.STAMPS / first_use.MODELS).write_text(json.dumps({"NVIDIA H200": "90"}))
+    monkeypatch.setattr(first_use, "driver_compute_capability", lambda: "80")
+    assert first_use.compute_capability() == "80"
+
+
+def test_an_unreadable_model_record_means_asking_the_driver(gpu, monkeypatch, tmp_path):
+    listed_models(monkeypatch, tmp_path, ["NVIDIA H200"])
+    (gpu / first_use.STAMPS).mkdir()
+    (gpu / first_use.STAMPS / first_use.MODELS).write_text("not json{")
+    assert first_use.compute_capability() == CAPABILITY
+    (gpu / first_use.STAMPS / first_use.MODELS).write_text(json.dumps({"NVIDIA H200": "sm9"}))
+    assert first_use.compute_capability() == CAPABILITY
 
 
 @pytest.mark.parametrize("how", ["nx.config", "FRONTIER_DEVICE", "policy gpu"])
@@ -579,6 +629,13 @@ def test_warmup_writes_the_stamp_the_backend_looks_for(fake_warmup_command, gpu,
     assert cold_start.choose(None, 10) == THE_GPU and starts == []
 
 
+def test_warmup_records_the_listed_model(fake_warmup_command, gpu, monkeypatch, tmp_path):
+    listed_models(monkeypatch, tmp_path, ["NVIDIA H200"])
+    assert main(["warmup", "--quiet"]) == 0
+    monkeypatch.setattr(first_use, "driver_compute_capability", no_driver)
+    assert first_use.compute_capability() == CAPABILITY and first_use.stamped()
+
+
 def test_kernels_only_or_an_in_memory_cache_write_no_stamp(fake_warmup_command, gpu,
                                                           monkeypatch, capsys):
     assert main(["warmup", "--quiet", "--kernels-only"]) == 0
@@ -676,6 +733,21 @@ def test_an_empty_cache_answers_on_the_cpu_then_the_gpu(tmp_path):
     assert again["stamped_before"] is True and again["first"] == "cpu"
     assert again["warm_up"] == "warm" and again["after"] == "cuda:0"
     assert again["first_agrees"] and again["after_agrees"]
+
+
+@pytest.mark.gpu
+def test_the_listed_model_names_the_gpu_as_cupy_does(monkeypatch, tmp_path):
+    """On a real machine: the driver's /proc listing, once a warm-up
+    recorded its model, gives CuPy's compute capability without cuInit."""
+    import cupy
+
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
+    models = first_use.listed_models()
+    if models is None or len(models) != 1:
+        pytest.skip(f"the driver lists {models!r}: not one model, so nothing is recorded")
+    first_use.remember_model(cupy.cuda.Device(0).compute_capability)
+    monkeypatch.setattr(first_use, "driver_compute_capability", no_driver)
+    assert first_use.compute_capability() == cupy.cuda.Device(0).compute_capability
 
 
 @pytest.mark.gpu

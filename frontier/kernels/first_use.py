@@ -16,9 +16,10 @@ a file in ``<cache>/frontier-warm/`` named by the GPU's compute
 capability, the CuPy version and the Frontier build (version and a digest
 of the ``.cu`` sources), which are what decide whether CuPy's cache holds
 the kernels a call launches. :func:`stamped` tests it without importing
-CuPy or starting CUDA (it asks the CUDA driver for the compute capability
-and reads CuPy's version file), so that the NetworkX backend can decide
-where to answer a first call before paying for either
+CuPy or starting CUDA (it reads CuPy's version file, and the compute
+capability from the model the driver lists where a warm-up recorded it,
+else from the CUDA driver), so that the NetworkX backend can decide where
+to answer a first call before paying for either
 (:mod:`frontier.nx_backend.cold_start`).
 """
 
@@ -147,8 +148,75 @@ def first_gpu() -> tuple[str, str] | None:
     importing CuPy or creating a CUDA context; None without CuPy, a driver
     or a GPU."""
     version = cupy_version()
-    capability = None if version is None else driver_compute_capability()
+    capability = None if version is None else compute_capability()
     return None if capability is None else (capability, version)
+
+
+#: The file in the stamps' directory that gives the compute capability of
+#: each GPU model a warm-up saw (``{"NVIDIA H200": "90"}``).
+MODELS = "models.json"
+
+
+def listed_models() -> set[str] | None:
+    """The GPU models the NVIDIA driver lists (the ``Model:`` lines of
+    :data:`NVIDIA_GPUS`' ``information`` files, e.g. ``"NVIDIA H200"``);
+    None where the listing is absent or names none."""
+    models = set()
+    try:
+        for gpu in os.listdir(NVIDIA_GPUS):
+            with open(os.path.join(NVIDIA_GPUS, gpu, "information"), encoding="utf-8",
+                      errors="replace") as file:
+                found = re.search(r"^Model:\s*(.+?)\s*$", file.read(), re.MULTILINE)
+            if found:
+                models.add(found.group(1))
+    except OSError:
+        return None
+    return models or None
+
+
+def _models_path() -> str:
+    return os.path.join(cache_dir(), STAMPS, MODELS)
+
+
+def remember_model(capability: str) -> None:
+    """After a warm-up for GPUs of ``capability``: where every GPU the driver
+    lists is of one model, record that model's capability, so that
+    :func:`compute_capability` can tell it without the driver (on a machine
+    with several models, a listing does not say which is CUDA's first)."""
+    models = listed_models()
+    if not stamps_kept() or models is None or len(models) != 1:
+        return
+    known = _known_models()
+    known[models.pop()] = capability
+    path = _models_path()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    partial = f"{path}.{os.getpid()}"
+    with open(partial, "w", encoding="utf-8") as file:
+        json.dump(known, file)
+    os.replace(partial, path)  # whole or absent for a reader
+
+
+def _known_models() -> dict:
+    try:
+        with open(_models_path(), encoding="utf-8") as file:
+            known = json.load(file)
+    except (OSError, ValueError):
+        return {}
+    return known if isinstance(known, dict) else {}
+
+
+def compute_capability() -> str | None:
+    """The compute capability of CUDA's first GPU: from :data:`MODELS`
+    where the driver lists GPUs of one model only and a warm-up recorded it
+    (a few file reads), else from the driver
+    (:func:`driver_compute_capability`: ``cuInit``, 0.19-0.25 s on an H200
+    host)."""
+    models = listed_models()
+    if models is not None and len(models) == 1:
+        known = _known_models().get(next(iter(models)))
+        if isinstance(known, str) and known.isdigit():
+            return known
+    return driver_compute_capability()
 
 
 def stamped() -> bool:
