@@ -96,13 +96,13 @@ class LabelPropagation(fr.Primitive):
         each source, the largest of its neighbours' most frequent labels,
         and whether that is a move (its own label is not among them)."""
         xp, labels = self.xp, self.labels
-        slots = len(labels)
-        pair = src.astype(np.int64) * slots + dst
+        source, target = src.astype(np.int64), dst
         if not self.graph.is_simple():  # each neighbour once, as NetworkX's G[v] lists it
-            pair.sort()
+            slots = len(labels)
+            pair = xp.sort(source * slots + dst)
             pair = pair[xp.concatenate([xp.ones(1, bool), pair[1:] != pair[:-1]])]
+            source, target = pair // slots, pair % slots
         n = self.num_vertices  # labels are vertex ids
-        source, target = pair // slots, pair % slots
         key = xp.sort(source * n + labels[target])
         first = xp.concatenate([xp.ones(1, bool), key[1:] != key[:-1]])
         starts = xp.flatnonzero(first)
