@@ -23,7 +23,10 @@ timer starts), a fresh Python process times:
   GPU's start in a thread of the caller's process) has ended
   (on the GPU, which loads the kernels it compiled);
 * Frontier's second call on the same graph (the converted graph is cached
-  by NetworkX);
+  by NetworkX), and the kernels it compiled (those ``frontier warmup`` did
+  not leave in the cache);
+* a third call, warm: the kernels loaded and the graph on the device (the
+  warm call of the table; after warmup where that state ran);
 * NetworkX's own call (``backend="networkx"``), and whether the answers agree
   (in the first state measured; ``--skip-networkx`` leaves it out).
 
@@ -167,6 +170,18 @@ def _agree(mine, theirs) -> bool:
     return mine == theirs
 
 
+def _watch_compiles(ledger: Ledger, cupy) -> None:
+    """Count kernel loads and compiles on ``ledger``, through CuPy's private
+    compile path (CuPy 14): a kernel not in memory goes through
+    _compile_module_with_cache (the cache read and the load), which compiles
+    a missing one with NVRTC (and probes NVRTC's version once per option
+    set, with _preprocess)."""
+    compiler = cupy.cuda.compiler
+    ledger.watch(compiler, "_compile_module_with_cache", "kernel load")
+    ledger.watch(compiler, "_compile_using_nvrtc_no_warning", "compile", _kernel_names)
+    ledger.watch(compiler, "_preprocess", "compile probe")
+
+
 def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     """Time ``function``'s first backend call, the background warm-up it may
     start (:mod:`frontier.nx_backend.cold_start`), the next call once that
@@ -205,14 +220,7 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     ledger.watch(backend.backend_interface, "convert_from_nx", "conversion")
     ledger.watch(backend.BackendGraph, "frontier_graph", "conversion")
     if cupy is not None:
-        # CuPy's private compile path (CuPy 14): a kernel not in memory goes
-        # through _compile_module_with_cache (the cache read and the load),
-        # which compiles a missing one with NVRTC (and probes NVRTC's version
-        # once per option set, with _preprocess).
-        compiler = cupy.cuda.compiler
-        ledger.watch(compiler, "_compile_module_with_cache", "kernel load")
-        ledger.watch(compiler, "_compile_using_nvrtc_no_warning", "compile", _kernel_names)
-        ledger.watch(compiler, "_preprocess", "compile probe")
+        _watch_compiles(ledger, cupy)
     start = time.perf_counter()
     mine = call(nx, G, backend="frontier")
     call_s = time.perf_counter() - start
@@ -228,10 +236,19 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
     first_s = parts["import_s"] + parts["cuda_start_s"] + call_s
     warm_up = cold_start.wait()  # until a background warm-up ends (at once if none)
     warm_up_s = cold_start.status()["warm_up_s"]
+    first_compiled = len(ledger.names)
+    if cupy is None and "cupy" in sys.modules:  # the GPU started after the first call
+        _watch_compiles(ledger, sys.modules["cupy"])
     start = time.perf_counter()
     call(nx, G, backend="frontier")  # the next call, once a warm-up and the GPU's start ended
     next_s = time.perf_counter() - start
     next_device = cold_start.status()["last_device"]
+    # what the next call compiled: kernels `frontier warmup` did not leave in the cache
+    next_compiled = ledger.names[first_compiled:]
+    start = time.perf_counter()
+    call(nx, G, backend="frontier")  # a warm call: kernels loaded, graph on the device
+    warm_s = time.perf_counter() - start
+    warm_device = cold_start.status()["last_device"]
     networkx_s = agrees = None
     if with_networkx:
         start = time.perf_counter()
@@ -247,7 +264,9 @@ def child(function: str, graph_path: str, with_networkx: bool) -> dict:
             "first_s": first_s, "first_call": {k: round(v, 4) if isinstance(v, float) else v
                                                for k, v in parts.items()},
             "first_device": first_device, "warm_up": warm_up, "warm_up_s": warm_up_s,
-            "compiled": ledger.names, "next_s": next_s, "next_device": next_device,
+            "compiled": ledger.names[:first_compiled], "next_s": next_s,
+            "next_device": next_device, "next_compiled": next_compiled,
+            "warm_s": warm_s, "warm_device": warm_device,
             "networkx_s": networkx_s, "agrees": agrees}
 
 
@@ -290,8 +309,10 @@ def _run_child(function: str, graph_path: Path, cache: Path, with_networkx: bool
     error, out = _run(command, cache, timeout)
     run = {"error": error} if error else json.loads(out.strip().splitlines()[-1])
     # a line as each process ends: a run stopped before the table keeps what it measured
-    said = run.get("error") or (f"first call {_s(run['first_s'])} on {run['first_device']}, "
-                                f"next {_s(run['next_s'])} on {run['next_device']}")
+    said = run.get("error") or (
+        f"first call {_s(run['first_s'])} on {run['first_device']}, next {_s(run['next_s'])} "
+        f"on {run['next_device']} ({len(run['next_compiled'])} kernels compiled), warm "
+        f"{_s(run['warm_s'])} on {run['warm_device']}")
     print(f"first_call: {function}, {cache.name}: {said}", file=sys.stderr, flush=True)
     return run
 
@@ -362,7 +383,7 @@ def markdown(runs: dict, graph: str, warmup_s: float | None, warmup_line: str,
     """The summary table and the first calls taken apart, in Markdown ("-"
     in the columns of a state that did not run)."""
     device = next((run["device"] for run in _measured(runs)), "no device measured")
-    warmup = ("not run" if warmup_s is None
+    warmup = (warmup_line if warmup_s is None
               else f"took {warmup_s:.1f} s" + (f" ({warmup_line})" if warmup_line else ""))
     directed = ("" if all(_preparation(function) is None for function in runs)
                 else " `D` is `G.to_directed()`, made before the timer starts.")
@@ -373,17 +394,19 @@ def markdown(runs: dict, graph: str, warmup_s: float | None, warmup_line: str,
              "first call (the device that answered it), the background warm-up it started "
              "(`frontier warmup` in a child process), the next call once that ended; after "
              "`frontier warmup`: the first call and the one after it, once the GPU's start "
-             "in the background (after a first call answered on the CPU) ended.", "",
+             "in the background (after a first call answered on the CPU) ended; the warm call: a "
+             "third call (after warmup, else with the cache the next call left).", "",
              "| call | NetworkX | Frontier first call, empty cache | background warm-up | "
-             "next call | first call after `frontier warmup` | second call |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "next call | first call after `frontier warmup` | second call | warm call |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for function, by_state in runs.items():
         empty, warm = by_state.get("empty cache"), by_state.get("after warmup")
         lines.append(f"| `{CALLS[function][0]}` | {_cell(_first(by_state), 'networkx_s')} | "
                      f"{_cell(empty, 'first_s', 'first_device')} | {_warm_up_cell(empty)} | "
                      f"{_cell(empty, 'next_s', 'next_device')} | "
                      f"{_cell(warm, 'first_s', 'first_device')} | "
-                     f"{_cell(warm, 'next_s', 'next_device')} |")
+                     f"{_cell(warm, 'next_s', 'next_device')} | "
+                     f"{_cell(warm or empty, 'warm_s', 'warm_device')} |")
     lines += ["", "The first call taken apart (compile: NVRTC, with the number of kernels "
               "compiled; kernel loads: CuPy's cache read, or written after a compile, and "
               "the load into the GPU):", "",
@@ -455,8 +478,18 @@ def records(runs: dict, graph: str, nodes: int, shapes: dict, date: str, command
             record["answered_on"] = empty["next_device"]
             out.append(record)
         if warm is not None and "error" not in warm:
-            out.append(make_record(implementation="frontier second call", device=warm["device"],
-                                   status="ok", time_ms=warm["next_s"] * 1e3, **shared))
+            record = make_record(implementation="frontier second call", device=warm["device"],
+                                 status="ok", time_ms=warm["next_s"] * 1e3, **shared)
+            record["answered_on"] = warm["next_device"]
+            record["compiled_kernels"] = warm["next_compiled"]
+            out.append(record)
+        for state, run in by_state.items():
+            if "error" not in run:
+                record = make_record(implementation=f"frontier warm call, {state}",
+                                     device=run["device"], status="ok",
+                                     time_ms=run["warm_s"] * 1e3, **shared)
+                record["answered_on"] = run["warm_device"]
+                out.append(record)
     return out
 
 
@@ -480,6 +513,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="directory of the JSON record file")
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds each process may take")
+    parser.add_argument("--warmed", metavar="DIR",
+                        help="a kernel cache `frontier warmup` filled already: copied for "
+                        "each call after warmup instead of running warmup here")
     parser.add_argument("--cold-start", choices=("cpu", "gpu"), default="cpu",
                         help="FRONTIER_COLD_START of every process (default cpu: a cold GPU's "
                         "first calls are answered on the CPU; gpu: they compile)")
@@ -518,9 +554,12 @@ def main(argv: list[str] | None = None) -> int:
                 runs[function]["empty cache"] = _run_child(
                     function, graph_path, cache, function in networkx, args.timeout)
         if "after warmup" in states:
-            warmed = scratch / "warmed"
-            warmed.mkdir()
-            warmup_s, warmup_line = _warmup(warmed, args.timeout)
+            if args.warmed:
+                warmed, warmup_line = Path(args.warmed), f"warmed before, {args.warmed}"
+            else:
+                warmed = scratch / "warmed"
+                warmed.mkdir()
+                warmup_s, warmup_line = _warmup(warmed, args.timeout)
             for function in args.functions:
                 cache = scratch / f"warm-{function}"
                 shutil.copytree(warmed, cache)  # no call sees what another compiled

@@ -322,25 +322,28 @@ def test_first_call_tables_and_records_keep_a_failed_process():
                     versions={"python": "3"}, first_s=2.26, first_call=parts,
                     compiled=["gather_sum<int, int, double, double>"], first_device="cpu",
                     warm_up="done", warm_up_s=40.0, next_s=0.5, next_device="cuda:0",
+                    next_compiled=[], warm_s=0.02, warm_device="cuda:0",
                     networkx_s=3.2, agrees=True)
     runs = {"pagerank": {"empty cache": measured,
                          "after warmup": {"error": "exit 1: RuntimeError: boom"}}}
     table = first_call.markdown(runs, "a graph", 12.0, "ready", "python first_call.py")
-    assert ("| `pagerank(G)` | 3.2 s | 2.26 s (cpu) | 40 s | 0.5 s (cuda:0) | failed | failed |"
-            in table)
+    assert ("| `pagerank(G)` | 3.2 s | 2.26 s (cpu) | 40 s | 0.5 s (cuda:0) | failed | failed | "
+            "failed |" in table)
     assert "| `pagerank(G)` | empty cache | cpu | 0.3 s | 0.7 s | 0.2 s | 1 s (4) |" in table
     assert "Failed: `pagerank(G)` (after warmup): exit 1: RuntimeError: boom." in table
     written = first_call.records(runs, "a graph", 10, {"pagerank": (False, 20)},
                                  "2026-11-25T00:00:00Z", "c", 12.0)
     assert [(r["implementation"], r["status"]) for r in written] == [
         ("networkx", "ok"), ("frontier first call, empty cache", "ok"),
-        ("frontier first call, after warmup", "error"), ("frontier next call, empty cache", "ok")]
+        ("frontier first call, after warmup", "error"), ("frontier next call, empty cache", "ok"),
+        ("frontier warm call, empty cache", "ok")]
     assert written[2]["reason"] == "exit 1: RuntimeError: boom"
     assert written[1]["edges"] == 20 and written[1]["directed"] is False
     assert written[1]["first_call"]["warmup_s"] == 12.0
     assert written[1]["first_call"]["answered_on"] == "cpu"
     assert written[1]["first_call"]["background_warm_up_s"] == 40.0
     assert written[3]["answered_on"] == "cuda:0"
+    assert written[4]["time_ms"] == 20.0 and written[4]["answered_on"] == "cuda:0"
 
 
 def test_first_call_benchmark_smoke(tmp_path):
