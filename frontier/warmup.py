@@ -12,8 +12,8 @@ every GPU model it sees:
    for the vertex and value types the package uses (the multi-device
    change test for one array of each type) -- a few at a time in threads
    (NVRTC runs outside the GIL);
-2. **run** each primitive (and triangles, whose hubs and larger arrays
-   reach kernels a small graph does not) once on a Kronecker graph of
+2. **run** each primitive (and triangles, whose hubs reach kernels a
+   small graph does not) once on a Kronecker graph of
    scale :data:`EXERCISE_SCALE`, on the GPU and (where there is a second
    GPU) on two, ``Graph.from_networkx``, and every
    NetworkX backend function once on a small graph, as
@@ -203,10 +203,8 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
             (f"betweenness_centrality{label}",
              lambda o=options: primitives.betweenness_centrality(graph(), k=4, seed=0, **o)),
             (f"pagerank{label}", lambda o=options: primitives.pagerank(graph(), **o)),
-            # hubs, and arrays past 2,048 entries: CuPy's reductions (CUB's
-            # included) compile a kernel per block size up to there, and the
-            # backend's small graph leaves both short (8 s of NVRTC at the
-            # first GPU call on a Barabasi-Albert graph of 1 M edges)
+            # hubs: the backend's small graph never unpacks a hub's marks
+            # (a 2-D nonzero), which a first GPU call on a large graph compiled
             (f"triangles{label}", lambda o=options: primitives.triangles(graph(), **o)),
         ]
     small = functools.cache(lambda: nx.barabasi_albert_graph(EXERCISE_NODES, 5, seed=0))
