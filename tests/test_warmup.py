@@ -409,3 +409,25 @@ def test_a_launch_compiles_only_its_own_instantiation():
     assert module._module.cache_info().currsize == 1
     assert module._module("traversal.cu", "clear_bits<int>", gpu).name_expressions == \
         ("clear_bits<int>",)
+
+
+def test_first_call_benchmark_reuses_a_warmed_cache(tmp_path):
+    """``--warmed DIR``: each call after warmup gets a copy of DIR (no warmup
+    run here), and every process's third call is recorded as its warm call."""
+    warmed = tmp_path / "warmed"
+    (warmed / "frontier-warm").mkdir(parents=True)
+    (warmed / "frontier-warm" / "marker.json").write_text("{}")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "first_call.py"), "--nodes", "300",
+         "--states", "warm", "--warmed", str(warmed), "--functions", "pagerank",
+         "--skip-networkx", "pagerank", "--results", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert f"`frontier warmup` warmed before, {warmed}." in done.stdout
+    assert "warm call" in done.stdout and "kernels compiled), warm " in done.stderr
+    [path] = tmp_path.glob("*-ba-300-5-first-call.json")
+    warm = [r for r in read_records([path])
+            if r["implementation"] == "frontier warm call, after warmup"]
+    assert len(warm) == 1 and warm[0]["time_ms"] > 0 and warm[0]["answered_on"] == "cpu"
+    assert (warmed / "frontier-warm" / "marker.json").exists()  # copied, not moved
