@@ -52,6 +52,13 @@ or only after ``frontier warmup``::
 
     PYTHONPATH=. python benchmarks/first_call.py --states warm --results $OUT
 
+or, to spend one warm-up on several runs (each call gets a copy of the
+cache ``frontier warmup`` filled)::
+
+    CUPY_CACHE_DIR=/tmp/warmed frontier warmup --quiet
+    PYTHONPATH=. python benchmarks/first_call.py --states warm --warmed /tmp/warmed \\
+        --functions triangles pagerank --results $OUT
+
 On a CPU (no CuPy: nothing is compiled, warmup says so), a smoke test::
 
     PYTHONPATH=. python benchmarks/first_call.py --nodes 2000 --results /tmp/first_call
