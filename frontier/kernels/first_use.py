@@ -105,12 +105,17 @@ def write_stamp(compute_capability: str, cupy_version: str, summary: dict) -> st
     if not stamps_kept():
         return None
     path = stamp_path(compute_capability, cupy_version)
+    _write_json(path, summary)
+    return path
+
+
+def _write_json(path: str, data) -> None:
+    """``data`` as JSON at ``path``, whole or absent for a reader."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     partial = f"{path}.{os.getpid()}"
     with open(partial, "w", encoding="utf-8") as file:
-        json.dump(summary, file)
-    os.replace(partial, path)  # whole or absent for a reader
-    return path
+        json.dump(data, file)
+    os.replace(partial, path)
 
 
 def stamped_any(cupy_version: str) -> bool:
@@ -188,12 +193,7 @@ def remember_model(capability: str) -> None:
         return
     known = _known_models()
     known[models.pop()] = capability
-    path = _models_path()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    partial = f"{path}.{os.getpid()}"
-    with open(partial, "w", encoding="utf-8") as file:
-        json.dump(known, file)
-    os.replace(partial, path)  # whole or absent for a reader
+    _write_json(_models_path(), known)
 
 
 def _known_models() -> dict:
@@ -219,10 +219,11 @@ def compute_capability() -> str | None:
     return driver_compute_capability()
 
 
-def stamped() -> bool:
+def stamped(gpu: tuple[str, str] | None = None) -> bool:
     """Whether ``frontier warmup`` finished for the first GPU with this CuPy
-    and this Frontier build (False without a GPU, or without a disk cache)."""
-    gpu = first_gpu()
+    and this Frontier build (False without a GPU, or without a disk cache);
+    ``gpu``: :func:`first_gpu`'s answer, where the caller has it already."""
+    gpu = gpu or first_gpu()
     return gpu is not None and stamps_kept() and os.path.exists(stamp_path(*gpu))
 
 

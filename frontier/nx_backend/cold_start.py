@@ -312,7 +312,7 @@ def cold_gpu() -> str | None:
     if not first_use.stamped_any(version) and first_use.driver_lists_gpu():
         return ""  # cold whatever its architecture: the warm-up child reads it
     gpu = first_use.first_gpu()
-    return None if gpu is None or first_use.stamped() else gpu[0]
+    return None if gpu is None or first_use.stamped(gpu) else gpu[0]
 
 
 def _cold_choice(work: int) -> fr.Device:
