@@ -167,17 +167,30 @@ def _changed(slots, values) -> None:
 #: that a BFS level lists more than BLOCK_SCAN_MAX (2^14) vertices, as on a
 #: large graph (frontier.kernels.edges).
 EXERCISE_SCALE = 16
-#: Nodes of the NetworkX graph (Barabasi-Albert) the backend functions run
-#: on once; the functions for directed graphs on its ``to_directed()``.
+#: Nodes of the NetworkX graph (Barabasi-Albert, 5 edges per new node) the
+#: backend functions run on once; the functions for directed graphs on its
+#: ``to_directed()``.
 EXERCISE_NODES = 2000
+#: Nodes of the smaller graphs (Barabasi-Albert, 3 edges per new node) every
+#: backend function also runs on once. CuPy compiles a reduction (``sum``,
+#: ``any``, ``count_nonzero``, ``mean``; CUB's two passes) for each block
+#: size, and below 2,048 entries the block size follows the array's length
+#: (32 to 512 threads), so after a warmup on the larger graphs alone the
+#: first GPU calls on graphs of 40 to 800 nodes compiled 25 kernels, 1-9 s
+#: a graph size (one H200, 2026-11-28, docs/networkx-backend.md). These
+#: sizes put the graphs' vertex arrays (``n``) and arc arrays (about ``6 n``)
+#: in every block-size class: up to 128 entries, 256, 512, 1,024 and more.
+SMALL_EXERCISE_NODES = (20, 40, 60, 100, 200, 400, 800)
 
 
 def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
     """``(name, call)`` for every call warmup runs after compiling: each
     primitive on ``device`` and, if there is another device of its kind, on
     the two (the multi-device exchange's kernels), ``Graph.from_networkx``
-    and every NetworkX backend function (``nx.<function>``), each called as
-    :data:`frontier.nx_backend.call_table.CALLS` calls it, on ``device``."""
+    and every NetworkX backend function, each called as
+    :data:`frontier.nx_backend.call_table.CALLS` calls it, on ``device``: on a
+    graph of :data:`EXERCISE_NODES` nodes (``nx.<function>``) and on one of
+    each of :data:`SMALL_EXERCISE_NODES` (``nx.<function>, <N> nodes``)."""
     import networkx as nx
 
     import primitives
@@ -207,19 +220,25 @@ def exercises(device: Device) -> list[tuple[str, Callable[[], object]]]:
             # (a 2-D nonzero), which a first GPU call on a large graph compiled
             (f"triangles{label}", lambda o=options: primitives.triangles(graph(), **o)),
         ]
-    small = functools.cache(lambda: nx.barabasi_albert_graph(EXERCISE_NODES, 5, seed=0))
-    prepared = functools.cache(lambda prepare: small() if prepare is None else prepare(small()))
+    sizes = {EXERCISE_NODES: 5, **dict.fromkeys(SMALL_EXERCISE_NODES, 3)}
+    small = functools.cache(lambda nodes: nx.barabasi_albert_graph(nodes, sizes[nodes], seed=0))
+    prepared = functools.cache(
+        lambda prepare, nodes: small(nodes) if prepare is None else prepare(small(nodes)))
 
-    def backend(function):
+    def backend(function, nodes):
         # converting for each call (no cache): the conversion's kernels too, no warning;
         # the table's calls consume the generators some functions return
-        graph = prepared(preparation(function))
+        graph = prepared(preparation(function), nodes)
         with nx.config(cache_converted_graphs=False), \
                 nx.config.backends.frontier(device=device.name):
             return CALLS[function][1](nx, graph, backend="frontier")
 
-    runs.append(("Graph.from_networkx", lambda: Graph.from_networkx(small(), device=device)))
-    runs += [(f"nx.{function}", functools.partial(backend, function)) for function in CALLS]
+    runs.append(("Graph.from_networkx",
+                 lambda: Graph.from_networkx(small(EXERCISE_NODES), device=device)))
+    runs += [(f"nx.{function}", functools.partial(backend, function, EXERCISE_NODES))
+             for function in CALLS]
+    runs += [(f"nx.{function}, {nodes} nodes", functools.partial(backend, function, nodes))
+             for nodes in SMALL_EXERCISE_NODES for function in CALLS]
     return runs
 
 

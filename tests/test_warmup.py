@@ -147,27 +147,33 @@ def test_the_calls_warmup_runs_run_on_the_cpu(monkeypatch, recwarn):
     a second virtual one (on a GPU: the GPU and, if any, another)."""
     monkeypatch.setattr("frontier.warmup.EXERCISE_SCALE", 6)
     monkeypatch.setattr("frontier.warmup.EXERCISE_NODES", 60)
+    monkeypatch.setattr("frontier.warmup.SMALL_EXERCISE_NODES", (20,))
     calls = exercises(Device("cpu"))
     names = [name for name, _ in calls]
     assert "pagerank, 2 devices" in names and "nx.pagerank" in names
+    assert "nx.pagerank, 20 nodes" in names
     for name, call in calls:
         assert call() is not None, name
     assert not [w for w in recwarn if "cache" in str(w.message)]
 
 
-def test_warmup_calls_every_backend_function_once():
-    """The backend calls warmup runs are exactly the backend's functions:
-    a function added to the backend without a call in
-    frontier/nx_backend/call_table.py fails here."""
+def test_warmup_calls_every_backend_function_on_each_graph():
+    """The backend calls warmup runs are exactly the backend's functions,
+    once on the larger graph and once on each small one: a function added
+    to the backend without a call in frontier/nx_backend/call_table.py
+    fails here."""
     from frontier.nx_backend import backend_interface
     from frontier.nx_backend.call_table import CALLS
+    from frontier.warmup import SMALL_EXERCISE_NODES
     from frontier_backend_info import FUNCTIONS
 
     assert set(CALLS) == set(FUNCTIONS)
     names = [name for name, _ in exercises(Device("cpu"))]  # builds no graph until called
     backend = [name.removeprefix("nx.") for name in names if name.startswith("nx.")]
-    assert sorted(backend) == sorted(FUNCTIONS)
-    assert all(callable(getattr(backend_interface, name)) for name in backend)
+    on_each = sorted([*FUNCTIONS] + [f"{function}, {nodes} nodes" for function in FUNCTIONS
+                                     for nodes in SMALL_EXERCISE_NODES])
+    assert sorted(backend) == on_each
+    assert all(callable(getattr(backend_interface, name)) for name in FUNCTIONS)
     assert "Graph.from_networkx" in names
 
 
