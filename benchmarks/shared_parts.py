@@ -10,9 +10,9 @@ boundaries, in the same process and alternating:
 - ``snapshot``: the boundary before it (the same primitive with the
   declaration off): every shared slot compared with a snapshot each step.
 
-SSSP also declares ``copies_may_lag``, so its output boundary sends offers
-only; ``refresh`` times it with the refreshes it sent before that
-declaration. BC and PageRank declare nothing, so they have the snapshot
+SSSP and BFS (which only pushes) also declare ``copies_may_lag``, so their
+output boundary sends offers only; ``refresh`` times it with the refreshes
+it sent before that declaration. BC and PageRank declare nothing, so they have the snapshot
 boundary only. ``--boundaries`` keeps some of these (the one-part run is
 always made: the ratios need it).
 Each record holds the median time over roots (each root's median of
@@ -55,7 +55,7 @@ from frontier.bench.measure import timer  # noqa: E402
 from frontier.bench.records import describe_device, versions  # noqa: E402
 
 #: the primitive classes whose declaration the snapshot boundary turns off
-DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.bfs", "BFS"),
+DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.dobfs", "DOBFS"),
              "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents")}
 PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
 

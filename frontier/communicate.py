@@ -8,6 +8,12 @@ to); what differs is what a write to a proxy (a non-owned slot) means:
 ``"min"``, ``"max"``
     The proxy's new value is an offer to the owner, which keeps the
     smaller (larger) of its value and the offers.
+``"earliest"``
+    As ``"min"`` among set values, for signed integers with -1 (any
+    negative) for unset: an offer replaces an unset value or a larger one,
+    never a set value with -1. A BFS depth is found once, at the earliest
+    level, so an offer from a copy that lagged (a device that did not yet
+    know the vertex was found) loses to the owner's depth.
 ``"sum"``
     The proxy's change since the last boundary is a contribution, added
     once to the owner's value.
@@ -22,7 +28,8 @@ a function ``f(current, offer) -> merged``
     step writes to them is dropped.
 ``follows("leader")``
     Paired merge: the array takes its value from the same update as the
-    winning offer of ``leader`` (a ``"min"`` or ``"max"`` array), as a BFS
+    winning offer of ``leader`` (a ``"min"``, ``"max"`` or ``"earliest"``
+    array), as a BFS
     predecessor follows the depth it was found with.
 
 Arrays not declared stay local to each device; only their owned slots
@@ -34,7 +41,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-COMBINERS = ("min", "max", "sum", "owner")
+COMBINERS = ("min", "max", "earliest", "sum", "owner")
+#: The combiners an array may lead (``follows``) and under which a proxy may
+#: keep the value it offered: the owner's value only moves one way.
+ONE_WAY = ("min", "max", "earliest")
 
 
 @dataclass(frozen=True)
@@ -73,7 +83,7 @@ def declarations(primitive: type) -> list[Shared]:
     ------
     ValueError
         For an unknown combiner, a follower of an undeclared array, or a
-        leader that is not a ``"min"``/``"max"`` array.
+        leader that is not a ``"min"``/``"max"``/``"earliest"`` array.
     """
     declared = dict(primitive.communicate)
     where = f"{primitive.__name__}.communicate"
@@ -81,10 +91,10 @@ def declarations(primitive: type) -> list[Shared]:
     for name, combine in declared.items():
         if isinstance(combine, Follows):
             leader = declared.get(combine.leader)
-            if leader not in ("min", "max"):
+            if leader not in ONE_WAY:
                 raise ValueError(
                     f"{where}[{name!r}] follows {combine.leader!r}, which must be declared "
-                    f"'min' or 'max' (it is {leader!r})")
+                    f"'min', 'max' or 'earliest' (it is {leader!r})")
             followers.setdefault(combine.leader, []).append(name)
         elif combine not in COMBINERS and not callable(combine):
             raise ValueError(f"{where}[{name!r}] = {combine!r}: expected one of {COMBINERS}, "

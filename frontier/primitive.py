@@ -105,7 +105,8 @@ class Primitive:
     #: devices' vertices being current: a copy that lags behind its owner in
     #: its combiner's direction (higher for "min", lower for "max") costs at
     #: most an offer the owner turns down. With ``changes_only_in_output``
-    #: the boundary then sends offers only and no refreshes (SSSP; checked
+    #: the boundary then sends offers only and no refreshes (SSSP, BFS that
+    #: only pushes: a property where it depends on the parameters; checked
     #: in tests against one device, without refreshes and, with
     #: ``FRONTIER_CHECK_DECLARATIONS=1``, with a random half of them).
     copies_may_lag: bool = False

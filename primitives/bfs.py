@@ -36,16 +36,23 @@ class BFS(fr.Primitive):
     parameters = ("source", "direction")
     defaults = {"direction": "push"}
     vertex_parameters = ("source",)
-    # Unreached is -1 and a vertex is found on one level only (copies are
-    # refreshed between levels), so an offer only ever replaces -1: max.
-    # A predecessor is right only with the depth it was found at.
-    communicate = {"depth": "max", "predecessor": fr.follows("depth")}
+    # Unreached is -1 and a vertex's depth is the level that found it first:
+    # an offer from a device whose copy was not yet told so loses to the
+    # owner's earlier level. A predecessor is right only with its depth.
+    communicate = {"depth": "earliest", "predecessor": fr.follows("depth")}
     # A step writes only the vertices it claims, which it returns.
     changes_only_in_output = True
     # The step is one claiming advance labelled iteration + 1, returned as is
     # (an automatic direction runs on only through levels whose rule it
     # checks on the device, and records their directions).
     replayable = True
+
+    @property
+    def copies_may_lag(self) -> bool:
+        """A push claims a copy it sees unreached and offers it, which costs
+        at most an offer the owner turns down; a pull looks for parents
+        among the copies, so an automatic direction needs them current."""
+        return self.params["direction"] == "push"
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")

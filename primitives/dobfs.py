@@ -45,6 +45,8 @@ class DOBFS(BFS):
 
     parameters = ("source", "rule", "alpha", "beta", "do_a", "do_b", "direction")
     defaults = {}
+    # its pulls look for parents among the copies of other devices' vertices
+    copies_may_lag = False
     # BFS's replayable holds: the operator records the direction of every
     # level it runs, on the host or on the device.
 

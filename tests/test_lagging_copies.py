@@ -17,7 +17,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from checks import assert_shortest_path_tree
+from checks import assert_bfs_tree, assert_shortest_path_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists, enactor_options
@@ -28,6 +28,7 @@ import primitives
 from frontier.multi.output_exchange import OutputExchange, applies
 from frontier.primitive import CHECK_VARIABLE
 from primitives.bfs import BFS
+from primitives.dobfs import DOBFS
 from primitives.sssp import SSSP
 
 
@@ -48,9 +49,15 @@ def _same_sssp(G, source, one, many):
     assert_shortest_path_tree(G, source, many.distance, many.predecessor)
 
 
+def _same_bfs(G, source, one, many):
+    np.testing.assert_array_equal(many.depth, one.depth)
+    assert_bfs_tree(G, source, many.depth, many.predecessor)
+
+
 #: each declaring primitive: (class, its parameters from a source, the check of
 #: a multi-device answer against one device's)
-DECLARING = {"SSSP": (SSSP, lambda source: {"source": source, "delta": 2.0}, _same_sssp)}
+DECLARING = {"SSSP": (SSSP, lambda source: {"source": source, "delta": 2.0}, _same_sssp),
+             "BFS": (BFS, lambda source: {"source": source}, _same_bfs)}
 
 
 def _checks(value: str):
@@ -59,15 +66,37 @@ def _checks(value: str):
     return mock.patch.dict(os.environ, {CHECK_VARIABLE: value})
 
 
-class LaggingBFS(BFS):
-    """Declares copies_may_lag wrongly: a BFS claims only vertices it sees
-    unvisited, and its "max" combiner takes a later level over an earlier one."""
+class LaggingMaxBFS(BFS):
+    """Declares copies_may_lag wrongly: with BFS's former combiner ("max"),
+    the owner takes the later level that a device whose copy lagged offers
+    over the earlier one."""
+
+    communicate = {"depth": "max", "predecessor": fr.follows("depth")}
+    copies_may_lag = True
+
+
+class LaggingDOBFS(DOBFS):
+    """Declares copies_may_lag wrongly: a pull on a part looks for parents
+    among the copies of other devices' vertices, which then lag."""
 
     copies_may_lag = True
 
 
+#: primitives.dobfs's defaults
+DOBFS_RULE = {"rule": "beamer", "alpha": 14.0, "beta": 24.0, "do_a": 0.1, "do_b": 0.2,
+              "direction": None}
+
+
 def test_every_declaring_primitive_is_checked_here():
     assert _declaring() == set(DECLARING)
+
+
+def test_bfs_lets_copies_lag_only_when_it_only_pushes():
+    """BFS's declaration depends on its direction; DOBFS's is off."""
+    G = fr.generators.kronecker(6, 4, seed=0, device="cpu")
+    assert BFS(G, source=0).copies_may_lag
+    assert not BFS(G, source=0, direction="auto").copies_may_lag
+    assert not DOBFS(G, source=0, **DOBFS_RULE).copies_may_lag
 
 
 @pytest.mark.parametrize("checking", ["0", "1"])
@@ -134,20 +163,23 @@ def test_sssp_sends_offers_only(monkeypatch):
 
 
 @pytest.mark.parametrize("checking", ["0", "1"])
-def test_a_wrong_declaration_answers_wrongly(monkeypatch, checking):
-    """A BFS that declares copies_may_lag answers wrongly on several
-    devices, so the comparison above would catch it: a device claims a copy
-    it was not told was visited, and "max" keeps the later level."""
+@pytest.mark.parametrize("wrong", [LaggingMaxBFS, LaggingDOBFS], ids=lambda c: c.__name__)
+def test_a_wrong_declaration_answers_wrongly(monkeypatch, checking, wrong):
+    """A BFS with the "max" combiner, or a DOBFS, that declares
+    copies_may_lag answers wrongly on several devices, so the comparison
+    above would catch it: "max" keeps the later level a lagging copy
+    offers, and a pull misses parents whose copies lag."""
     monkeypatch.setenv(CHECK_VARIABLE, checking)
     G = fr.generators.kronecker(8, 8, seed=0, device="cpu")
     source = int(np.argmax(G.out_degree()))
     one = fr.enact(BFS, G, source=source).to_numpy()
-    assert applies(LaggingBFS, "selective")
+    assert applies(wrong, "selective")
+    params = {"source": source, **({} if issubclass(wrong, LaggingMaxBFS) else DOBFS_RULE)}
     for devices in (2, 3):
-        right = fr.enact(BFS, G, source=source, devices=devices).to_numpy()
+        right = fr.enact(wrong.__mro__[1], G, **params, devices=devices).to_numpy()
         np.testing.assert_array_equal(right.depth, one.depth)
-        wrong = fr.enact(LaggingBFS, G, source=source, devices=devices).to_numpy()
-        assert not np.array_equal(wrong.depth, one.depth)
+        answer = fr.enact(wrong, G, **params, devices=devices).to_numpy()
+        assert not np.array_equal(answer.depth, one.depth)
 
 
 @pytest.mark.gpu

@@ -125,9 +125,48 @@ def _offers(rng, dtype, size: int, count: int, drops: bool):
     return values, slots, offers
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_earliest_merge_keeps_the_smallest_set_value(dtype):
+    """"earliest" on random offers: an unset (-1) value takes the smallest
+    offer, a set one only a smaller offer; the follower comes from an offer
+    holding the final value; changed marks exactly the slots that moved."""
+    from frontier.communicate import Shared
+    from frontier.multi.merge import merge
+
+    rng = np.random.default_rng(3)
+    size, count = 400, 1_500
+    values = np.where(rng.random(size) < 0.5, -1, rng.integers(0, 30, size)).astype(dtype)
+    slots = rng.integers(0, size, count)
+    offers = rng.integers(0, 30, count).astype(dtype)
+    followed = rng.integers(100, 10**6, count).astype(np.int64)
+    got, follower = values.copy(), np.full(size, -7, dtype=np.int64)
+    changed = np.zeros(size, dtype=bool)
+    merge(Shared("depth", "earliest", ("predecessor",)), [got, follower], slots,
+          [offers, followed], changed)
+    best = np.full(size, np.iinfo(dtype).max, dtype=dtype)
+    np.minimum.at(best, slots, offers)
+    offered = np.isin(np.arange(size), slots)
+    want = np.where(offered & ((values < 0) | (best < values)), best, values)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(changed, want != values)
+    for slot in np.flatnonzero(changed):
+        assert follower[slot] in followed[(slots == slot) & (offers == want[slot])]
+    assert (follower[~changed] == -7).all() and changed.any() and not changed.all()
+
+
+def test_earliest_needs_signed_integers():
+    from frontier.communicate import Shared
+    from frontier.multi.merge import merge
+
+    with pytest.raises(TypeError, match="'earliest', which needs signed integers"):
+        merge(Shared("distance", "earliest", ()), [np.zeros(3)], np.array([0]),
+              [np.ones(1)], np.zeros(3, dtype=bool))
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
-@pytest.mark.parametrize("combine", ["min", "max"])
+@pytest.mark.parametrize("dtype,combine", [
+    (dtype, combine) for dtype in (np.int32, np.int64, np.float32, np.float64)
+    for combine in ("min", "max")] + [(np.int32, "earliest"), (np.int64, "earliest")])
 @pytest.mark.parametrize("slot_type", [np.int32, np.int64])
 def test_gpu_merge_without_reads_matches_the_numpy_merge(dtype, combine, slot_type):
     """The fused merge (frontier.kernels.merge) against the NumPy merge on
@@ -191,3 +230,33 @@ def test_gpu_merge_skips_dropped_slots_and_marks_sums(dtype):
     np.testing.assert_allclose(cupy.asnumpy(got), want)
     np.testing.assert_array_equal(cupy.asnumpy(got_changed), want_changed)
     assert want_changed.any() and not want_changed.all()
+
+
+@pytest.mark.gpu
+def test_gpu_earliest_merge_on_the_general_path():
+    """A follower type the fused merge is not built for (int16) sends an
+    "earliest" merge down the general path (compactions and the unsigned
+    scatter kernel): the same values and changed slots as NumPy's."""
+    cupy = pytest.importorskip("cupy")
+    from frontier.communicate import Shared
+    from frontier.multi.merge import merge
+
+    rng = np.random.default_rng(5)
+    size, count = 500, 2_000
+    values = np.where(rng.random(size) < 0.5, -1, rng.integers(0, 30, size)).astype(np.int32)
+    slots = rng.integers(0, size, count)
+    offers = rng.integers(0, 30, count).astype(np.int32)
+    followed = rng.integers(0, 100, count).astype(np.int16)
+    shared = Shared("depth", "earliest", ("tag",))
+    want, want_tag = values.copy(), np.zeros(size, dtype=np.int16)
+    want_changed = np.zeros(size, dtype=bool)
+    merge(shared, [want, want_tag], slots, [offers, followed], want_changed)
+    got, got_tag = cupy.asarray(values), cupy.zeros(size, dtype=np.int16)
+    got_changed = cupy.zeros(size, dtype=bool)
+    merge(shared, [got, got_tag], cupy.asarray(slots), [cupy.asarray(offers),
+                                                        cupy.asarray(followed)], got_changed)
+    np.testing.assert_array_equal(cupy.asnumpy(got), want)
+    np.testing.assert_array_equal(cupy.asnumpy(got_changed), want_changed)
+    got_tag = cupy.asnumpy(got_tag)
+    for slot in np.flatnonzero(want_changed):
+        assert got_tag[slot] in followed[(slots == slot) & (offers == want[slot])]

@@ -16,19 +16,28 @@ import numpy as np
 
 from .module import grid_for, kernel, supported
 
+#: Leading value types merged as unsigned integers: ``"earliest"`` data, ids
+#: viewed so that -1 (all bits set) loses to every other value (smaller only).
+UNSIGNED = (np.dtype(np.uint32), np.dtype(np.uint64))
 
-def fits(arrays: list, slots, values: list) -> bool:
-    """Whether :func:`merge_extreme` takes these arrays: value and follower
-    dtypes the kernels are built for, int32/int64 slots, and offers the
-    arrays' dtypes, fewer than 2^31 of them (tickets are int32)."""
+
+def fits(arrays: list, slots, values: list, unsigned_minimum: bool = False) -> bool:
+    """Whether :func:`merge_extreme` (or :func:`mark_nonzero`) takes these
+    arrays: value and follower dtypes the kernels are built for (with
+    ``unsigned_minimum``, for an ``"earliest"`` merge, the leading array
+    also :data:`UNSIGNED`), int32/int64 slots, and offers the arrays'
+    dtypes, fewer than 2^31 of them (tickets are int32)."""
+    leader = arrays[0].dtype
     return len(slots) < 2**31 and slots.dtype in (np.int32, np.int64) \
-        and all(supported(array.dtype) and value.dtype == array.dtype
-                for array, value in zip(arrays, values))
+        and (supported(leader) or (unsigned_minimum and leader in UNSIGNED)) \
+        and all(value.dtype == array.dtype for array, value in zip(arrays, values)) \
+        and all(supported(array.dtype) for array in arrays[1:])
 
 
 def merge_extreme(arrays: list, slots, values: list, larger: bool, changed) -> None:
     """``arrays[0][s] = min(arrays[0][s], offer)`` (max if ``larger``) for
-    every offer, a negative slot skipped; ``changed[s]`` set where an offer
+    every offer (an unsigned ``arrays[0]``: the minimum only), a negative
+    slot skipped; ``changed[s]`` set where an offer
     won; each follower ``arrays[k]`` takes ``values[k]`` of one winning
     offer. Launched on the current stream, nothing read back."""
     import cupy

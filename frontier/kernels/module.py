@@ -26,7 +26,8 @@ from .first_use import compiling
 _SOURCE_DIR = Path(__file__).parent
 _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
           np.dtype(np.float32): "float", np.dtype(np.float64): "double",
-          np.dtype(np.int8): "signed char", np.dtype(np.int16): "short"}
+          np.dtype(np.int8): "signed char", np.dtype(np.int16): "short",
+          np.dtype(np.uint32): "unsigned int", np.dtype(np.uint64): "unsigned long long"}
 #: The value types of vertex arrays the kernels are built for (the two
 #: narrow types above are only part numbers: ``owner_dtype``).
 _VALUE_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
@@ -70,6 +71,8 @@ def _module(source: str, expression: str, gpu: int):
 _VERTEX = ("int", "long long")
 _WEIGHT = ("int", "long long", "float", "double")
 _DISTANCE = ("float", "double")
+#: "earliest" data, merged as unsigned (frontier.kernels.merge)
+_UNSIGNED = ("unsigned int", "unsigned long long")
 _TRAVERSAL = tuple(
     [f"claim_push<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"claim_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
@@ -104,10 +107,13 @@ _TRAVERSAL = tuple(
 
 _SCATTER = tuple(
     [f"scatter_extreme<{t}, {larger}>" for t in _WEIGHT for larger in ("false", "true")]
+    + [f"scatter_extreme<{u}, false>" for u in _UNSIGNED]
     + [f"merge_offers<{t}, {s}, {larger}>" for t in _WEIGHT for s in _VERTEX
        for larger in ("false", "true")]
-    + [f"merge_tickets<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
-    + [f"merge_follow<{t}, {s}, {f}>" for t in _WEIGHT for s in _VERTEX for f in _WEIGHT]
+    + [f"merge_offers<{u}, {s}, false>" for u in _UNSIGNED for s in _VERTEX]
+    + [f"merge_tickets<{t}, {s}>" for t in _WEIGHT + _UNSIGNED for s in _VERTEX]
+    + [f"merge_follow<{t}, {s}, {f}>" for t in _WEIGHT + _UNSIGNED for s in _VERTEX
+       for f in _WEIGHT]
     + [f"mark_nonzero<{t}, {s}>" for t in _WEIGHT for s in _VERTEX]
     + [f"count_down<{t}>" for t in _VERTEX]
 )

@@ -22,6 +22,20 @@ __device__ __forceinline__ bool atomic_extreme(long long* address, long long val
     return better<Larger>(value, old);
 }
 
+// Unsigned: the multi-device merge of "earliest" data, signed ids viewed as
+// unsigned so that -1 (all bits set) loses to every other value.
+template <bool Larger>
+__device__ __forceinline__ bool atomic_extreme(unsigned int* address, unsigned int value) {
+    unsigned int old = Larger ? atomicMax(address, value) : atomicMin(address, value);
+    return better<Larger>(value, old);
+}
+
+template <bool Larger>
+__device__ __forceinline__ bool atomic_extreme(unsigned long long* address, unsigned long long value) {
+    unsigned long long old = Larger ? atomicMax(address, value) : atomicMin(address, value);
+    return better<Larger>(value, old);
+}
+
 template <bool Larger>
 __device__ __forceinline__ bool atomic_extreme(double* address, double value) {
     unsigned long long* bits = (unsigned long long*)address;

@@ -3,8 +3,8 @@
 Each function takes the owner's arrays, the slots the offers are for
 (repeats allowed: several devices may offer for one vertex), the offered
 values and a mask over the slots; it updates the arrays in place and sets
-the mask where a value changed. On GPUs ``"min"``, ``"max"`` and ``"sum"``
-data merge without a device read (:mod:`frontier.kernels.merge`); the
+the mask where a value changed. On GPUs ``"min"``, ``"max"``,
+``"earliest"`` and ``"sum"`` data merge without a device read (:mod:`frontier.kernels.merge`); the
 NumPy code below is the reference they are tested against.
 """
 
@@ -26,15 +26,37 @@ def merge(shared, arrays: list, slots, values: list, changed) -> None:
     if len(slots) == 0:
         return
     gpu = array_namespace(slots) is not np
-    if shared.combine in ("min", "max"):
-        if gpu and gpu_merge.fits(arrays, slots, values):
-            gpu_merge.merge_extreme(arrays, slots, values, shared.combine == "max", changed)
+    combine = shared.combine
+    if combine == "earliest":
+        # -1 (all bits set) is the largest unsigned value: the unsigned minimum
+        arrays = [as_unsigned(arrays[0], shared.name), *arrays[1:]]
+        values = [as_unsigned(values[0], shared.name), *values[1:]]
+        combine = "min"
+    if combine in ("min", "max"):
+        if gpu and gpu_merge.fits(arrays, slots, values, shared.combine == "earliest"):
+            gpu_merge.merge_extreme(arrays, slots, values, combine == "max", changed)
         else:
-            changed[_extreme(arrays, slots, values, shared.combine)] = True
-    elif shared.combine == "sum":
+            changed[_extreme(arrays, slots, values, combine)] = True
+    elif combine == "sum":
         _sum(arrays[0], slots, values[0], changed)
     else:
         changed[_function(arrays[0], slots, values[0], shared.combine)] = True
+
+
+def as_unsigned(array, name: str = "array"):
+    """A signed integer ``array`` viewed as unsigned integers of its size:
+    the order of ``"earliest"``, in which a negative value (unset, -1) comes
+    after every other.
+
+    Raises
+    ------
+    TypeError
+        If ``array`` does not hold signed integers.
+    """
+    if array.dtype.kind != "i":
+        raise TypeError(f"{name!r} is combined by 'earliest', which needs signed integers "
+                        f"(-1 for unset), not {array.dtype}")
+    return array.view(np.dtype(f"u{array.dtype.itemsize}"))
 
 
 def _extreme(arrays, slots, values, op: str):

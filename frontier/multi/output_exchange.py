@@ -4,7 +4,8 @@ step's output frontier: split, package, push, combine (Gunrock's design).
 A primitive that sets ``changes_only_in_output = True`` promises that its
 step writes the arrays it declares in ``communicate`` only at vertices of
 the frontier the step returns, and only in the direction of their combiner
-(smaller for ``"min"``, larger for ``"max"``, absorbed for a function). Then
+(smaller for ``"min"``, larger for ``"max"``, from unset or smaller for
+``"earliest"``, absorbed for a function). Then
 no slot outside that frontier needs a look, and after each step, on every
 device:
 
@@ -52,17 +53,14 @@ import time
 
 import numpy as np
 
-from ..communicate import declarations
+from ..communicate import ONE_WAY, declarations
 from ..frontier import Frontier
 from ..graph import index_dtype
 from ..kernels import boundary, compact
 from ..primitive import DeclarationError, checking_declarations
 from .exchange import Exchange
-from .merge import merge
+from .merge import as_unsigned, merge
 from .messages import differs
-
-#: The combiners under which a proxy may keep the value it offered.
-ONE_WAY = ("min", "max")
 
 #: GPUs split the output and collect the next frontier with the kernels of
 #: :mod:`frontier.kernels.boundary` (two launches and one read each), and
@@ -88,8 +86,8 @@ def applies(primitive: type, communication: str) -> bool:
     for shared in shared_arrays:
         if shared.combine not in ONE_WAY and not callable(shared.combine):
             raise ValueError(
-                f"{primitive.__name__}.changes_only_in_output needs 'min', 'max' or function "
-                f"combiners; {shared.name!r} is declared {shared.combine!r}")
+                f"{primitive.__name__}.changes_only_in_output needs 'min', 'max', 'earliest' "
+                f"or function combiners; {shared.name!r} is declared {shared.combine!r}")
     return bool(shared_arrays) and communication == "selective"
 
 
@@ -104,7 +102,7 @@ class OutputExchange(Exchange):
         self.ticket = None   # a scratch index per slot, for removing repeats
         self.own_marked = False
         self.slot_type = index_dtype(part.num_slots)
-        self.lagging = type(run).copies_may_lag  # no refreshes
+        self.lagging = run.copies_may_lag  # no refreshes (it may depend on the parameters)
         if self.lagging:  # the checks then change the collectives: every rank or none
             self.checking = bool(communicator.allreduce(int(self.checking), "max"))
         # checking copies_may_lag: which changed slots get a refresh
@@ -302,6 +300,8 @@ class OutputExchange(Exchange):
             array, before = arrays[shared.name], self.snapshot[shared.name]
             if shared.combine == "min":
                 backwards = array > before
+            elif shared.combine == "earliest":
+                backwards = as_unsigned(array) > as_unsigned(before)
             elif shared.combine == "max":
                 backwards = array < before
             else:
