@@ -114,8 +114,8 @@ class LabelPropagation(fr.Primitive):
         # (vertex, count) keeps labels in order among equal counts: the order
         # of a lexsort by (vertex, count, label), for a fraction of its time.
         order = xp.argsort(vertex * (count.max() + 1) + count, kind="stable")
-        last = order[xp.concatenate([vertex[order][1:] != vertex[order][:-1],
-                                     xp.ones(1, bool)])]
+        ordered = vertex[order]
+        last = order[xp.concatenate([ordered[1:] != ordered[:-1], xp.ones(1, bool)])]
         best, best_count, largest = vertex[last], count[last], label[last]
         own_key = best * n + labels[best]
         own_run = xp.minimum(xp.searchsorted(run_key, own_key), len(run_key) - 1)
