@@ -92,6 +92,29 @@ def test_backend_matches_networkx(edges):
         assert list(ours.values()) == pytest.approx(list(expected.values()), abs=1e-9)
 
 
+@pytest.mark.parametrize("nodes", ["positions", "shuffled", "strings", "bools"])
+def test_backend_keeps_node_identity(nodes):
+    """NetworkX's keys with their nodes' types, whether the nodes are the
+    ints of their positions (no lookup), other ints, strings, or False and
+    True beside ints (equal to 0 and 1, but not the same nodes); a self
+    loop gets 0."""
+    g = nx.barabasi_albert_graph(40, 2, seed=1)
+    g.add_edge(5, 5)
+    order = list(np.random.default_rng(2).permutation(40)) if nodes == "shuffled" \
+        else list(range(40))
+    label = {"strings": lambda v: f"n{v}", "bools": lambda v: bool(v) if v < 2 else v}.get(
+        nodes, int)
+    h = nx.Graph()
+    h.add_nodes_from(label(int(v)) for v in order)
+    h.add_edges_from((label(u), label(v)) for u, v in g.edges)
+    expected = nx.edge_betweenness_centrality(h)
+    ours = nx.edge_betweenness_centrality(h, backend="frontier")
+    assert list(ours) == list(expected)
+    assert [tuple(map(type, edge)) for edge in ours] == \
+        [tuple(map(type, edge)) for edge in expected]
+    assert list(ours.values()) == pytest.approx(list(expected.values()), abs=1e-9)
+
+
 def _edge_bc(G, edges, **options):
     weight = "weight" if edges.weights is not None else None
     return edge_betweenness_centrality(G, weight=weight, **options)

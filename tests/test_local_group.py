@@ -111,7 +111,14 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
                 position += 1
 
 
-class _OwnConverged(BFS):
+class _RefreshingBFS(BFS):
+    """BFS with its copies refreshed at every boundary (BFS that only pushes
+    lets them lag, and then sends no refreshes for the sum to travel with)."""
+
+    copies_may_lag = False
+
+
+class _OwnConverged(_RefreshingBFS):
     """BFS with a ``converged`` of its own (the default's test, written out)."""
 
     def converged(self, frontier, iteration):
@@ -120,14 +127,13 @@ class _OwnConverged(BFS):
 
 @pytest.mark.parametrize("communication", ["selective", "broadcast"])
 def test_default_converged_takes_no_vote(monkeypatch, communication):
-    """BFS stops by the default ``converged`` (a reduction of the frontier
-    sizes): no vote, and after a boundary its reduction travels with the
-    boundary's refreshes, so the only allreduces are the first stop check's
-    and the gather's. A primitive deciding on its own makes its reduction
+    """BFS with refreshes stops by the default ``converged`` (a reduction
+    of the frontier sizes): no vote, and after a boundary its reduction
+    travels with the boundary's refreshes, so the only allreduces are the
+    first stop check's and the gather's. A primitive deciding on its own makes its reduction
     each time, and on threads its vote travels with the next collective."""
     import frontier as fr
     from frontier.multi.communicator import LocalCommunicator
-    from primitives import bfs
 
     calls = []
     plain = LocalCommunicator.allreduce
@@ -140,7 +146,8 @@ def test_default_converged_takes_no_vote(monkeypatch, communication):
     monkeypatch.setattr(LocalCommunicator, "allreduce", counted)
     G = fr.generators.grid(1, 40, device="cpu")
     # selective: the output boundary; broadcast: the snapshot one
-    result = bfs(G, 0, devices=["cpu:0", "cpu:1"], communication=communication)
+    result = fr.enact(_RefreshingBFS, G, source=0, devices=["cpu:0", "cpu:1"],
+                      communication=communication)
     assert result.iterations == 40
     # the stop check after the first boundary, then the gather's four
     # reductions (bytes sent, seconds, set-up time, the largest part's bytes)

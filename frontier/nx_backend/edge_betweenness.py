@@ -39,18 +39,39 @@ def edge_betweenness_centrality(G: BackendGraph, k=None, normalized=True, weight
     r = edge_brandes(G.frontier_graph(weight, passes=G.source_passes(k or len(G))),
                      k=None if k is None else int(k), normalized=normalized, weight=weight,
                      seed=seed)
+    values = _in_edge_order(G, fr.to_numpy(r.src), fr.to_numpy(r.dst), fr.to_numpy(r.centrality))
+    return dict(zip(_edge_keys(G.nodes, G.edge_src, G.edge_dst), values.tolist()))
+
+
+def _in_edge_order(G: BackendGraph, src, dst, centrality) -> np.ndarray:
+    """The value of each edge of ``G.edge_src``/``edge_dst`` among the
+    primitive's ``(src, dst, centrality)``; 0 for a self loop, on no
+    shortest path. Where both list the same edges in the same order (a
+    graph whose NetworkX order is the CSR's), no search."""
     n = max(len(G.nodes), 1)
-    found = fr.to_numpy(r.src).astype(np.int64) * n + fr.to_numpy(r.dst)
-    order = np.argsort(found)
+    found = src.astype(np.int64) * n + dst
     wanted = G.edge_src * n + G.edge_dst
+    if np.array_equal(found, wanted):
+        return centrality.astype(np.float64, copy=False)
+    ordered = bool(np.all(found[1:] >= found[:-1]))  # CSR order: no sort needed
+    order = None if ordered else np.argsort(found)
     at = np.minimum(np.searchsorted(found, wanted, sorter=order), max(len(found) - 1, 0))
+    position = at if ordered else order[at]
     values = np.zeros(len(wanted))
     if len(found):
-        hit = found[order[at]] == wanted  # misses are self loops: on no shortest path
-        values[hit] = fr.to_numpy(r.centrality)[order[at[hit]]]
-    nodes = G.nodes
-    return {(nodes[u], nodes[v]): value for u, v, value in
-            zip(G.edge_src.tolist(), G.edge_dst.tolist(), values.tolist())}
+        hit = found[position] == wanted  # misses are self loops: on no shortest path
+        values[hit] = centrality[position[hit]]
+    return values
+
+
+def _edge_keys(nodes: list, src: np.ndarray, dst: np.ndarray):
+    """``(u, v)`` nodes for each edge's vertex ids: the ids themselves where
+    every node is the ``int`` of its position (as NetworkX's generators
+    number them), else looked up, node identity kept either way."""
+    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
+        return zip(src.tolist(), dst.tolist())
+    lookup = nodes.__getitem__
+    return zip(map(lookup, src.tolist()), map(lookup, dst.tolist()))
 
 
 KEYWORD_CHECKS = {
