@@ -29,8 +29,7 @@ a function ``f(current, offer) -> merged``
 ``follows("leader")``
     Paired merge: the array takes its value from the same update as the
     winning offer of ``leader`` (a ``"min"``, ``"max"`` or ``"earliest"``
-    array), as a BFS
-    predecessor follows the depth it was found with.
+    array), as a BFS predecessor follows the depth it was found with.
 
 Arrays not declared stay local to each device; only their owned slots
 reach the result.

@@ -37,9 +37,9 @@ def fits(arrays: list, slots, values: list, unsigned_minimum: bool = False) -> b
 def merge_extreme(arrays: list, slots, values: list, larger: bool, changed) -> None:
     """``arrays[0][s] = min(arrays[0][s], offer)`` (max if ``larger``) for
     every offer (an unsigned ``arrays[0]``: the minimum only), a negative
-    slot skipped; ``changed[s]`` set where an offer
-    won; each follower ``arrays[k]`` takes ``values[k]`` of one winning
-    offer. Launched on the current stream, nothing read back."""
+    slot skipped; ``changed[s]`` set where an offer won; each follower
+    ``arrays[k]`` takes ``values[k]`` of one winning offer. Launched on the
+    current stream, nothing read back."""
     import cupy
 
     array, offers, count = arrays[0], values[0], len(slots)

@@ -4,8 +4,9 @@ Each function takes the owner's arrays, the slots the offers are for
 (repeats allowed: several devices may offer for one vertex), the offered
 values and a mask over the slots; it updates the arrays in place and sets
 the mask where a value changed. On GPUs ``"min"``, ``"max"``,
-``"earliest"`` and ``"sum"`` data merge without a device read (:mod:`frontier.kernels.merge`); the
-NumPy code below is the reference they are tested against.
+``"earliest"`` and ``"sum"`` data merge without a device read
+(:mod:`frontier.kernels.merge`); the NumPy code below is the reference
+they are tested against.
 """
 
 from __future__ import annotations
