@@ -121,10 +121,10 @@ def test_the_checks_refresh_some_copies(monkeypatch):
     counts = {"changed": 0, "refreshed": 0}
     real = OutputExchange._push_refreshes
 
-    def spy(self, arrays, changed, refreshed=None):
+    def spy(self, arrays, changed, refreshed=None, **options):
         counts["changed"] += len(changed)
         counts["refreshed"] += len(changed if refreshed is None else refreshed)
-        return real(self, arrays, changed, refreshed)
+        return real(self, arrays, changed, refreshed, **options)
 
     monkeypatch.setattr(OutputExchange, "_push_refreshes", spy)
     G = fr.generators.kronecker(8, 8, seed=1, weights=(1, 9), device="cpu")
@@ -145,9 +145,9 @@ def test_sssp_sends_offers_only(monkeypatch):
     refreshes = []
     real = OutputExchange._push_refreshes
 
-    def spy(self, *args):
+    def spy(self, *args, **options):
         refreshes.append(type(self.run).__name__)
-        return real(self, *args)
+        return real(self, *args, **options)
 
     monkeypatch.setattr(OutputExchange, "_push_refreshes", spy)
     G = fr.generators.kronecker(10, 8, seed=4, weights=(1, 9), device="cpu")
@@ -198,3 +198,39 @@ def test_lagging_copies_on_parts_sharing_a_gpu(checking, name, edges, count, dup
         many = fr.enact(primitive, G, **params(source), devices=["cuda:0"] * count,
                         duplication=duplication).to_numpy()
     same(G, source, one, many)
+
+
+def test_the_stop_hint_saves_the_reductions(monkeypatch):
+    """Without refreshes, the default ``converged`` is answered by the hint
+    that rode with the offers wherever some device's owned output is in its
+    next frontier: fewer sum reductions than levels, the same answer."""
+    from frontier.multi.communicator import LocalCommunicator
+
+    monkeypatch.setenv(CHECK_VARIABLE, "0")
+    sums = []
+    plain = LocalCommunicator.allreduce
+
+    def counted(self, value, op):
+        if self.rank == 0 and op == "sum":
+            sums.append(value)
+        return plain(self, value, op)
+
+    monkeypatch.setattr(LocalCommunicator, "allreduce", counted)
+    G = fr.generators.kronecker(10, 8, seed=2, device="cpu")
+    source = int(np.argmax(G.out_degree()))
+    one = fr.enact(BFS, G, source=source).to_numpy()
+    many = fr.enact(BFS, G, source=source, devices=3).to_numpy()
+    np.testing.assert_array_equal(many.depth, one.depth)
+    gathered = 2  # the gather's sums of bytes and seconds
+    assert len(sums) - gathered < many.iterations
+
+
+def test_a_wrong_stop_hint_is_caught(monkeypatch):
+    """Under the declaration checks each hint is compared with the
+    frontiers' reduction: a hint that always claims an owned output would
+    never let the run stop, and raises instead."""
+    monkeypatch.setenv(CHECK_VARIABLE, "1")
+    monkeypatch.setattr(OutputExchange, "_stop_hint", lambda self, own, offers: self.comm.size + 1)
+    G = fr.generators.kronecker(8, 8, seed=0, device="cpu")
+    with pytest.raises(RuntimeError, match="stop hint"):
+        fr.enact(BFS, G, source=0, devices=2, max_iterations=100)

@@ -276,15 +276,25 @@ class Exchange:
         frontier size, summed over the devices in the same collective and
         handed to the view for the default ``converged`` (its reduction is
         then not another collective)."""
+        if frontier_size is None:
+            return _by_sender(self.comm.alltoall(self._messages(outgoing)))
+        incoming, total = self._alltoall_and_sum(outgoing, frontier_size)
+        self.run.view.prepay(frontier_size, total)
+        return incoming
+
+    def _alltoall_and_sum(self, outgoing: dict, value: int) -> tuple[dict, int]:
+        """:meth:`_alltoall`'s messages received, and ``value`` summed over
+        the devices in the same collective."""
+        incoming, total = self.comm.alltoall_and_sum(self._messages(outgoing), value)
+        return _by_sender(incoming), total
+
+    def _messages(self, outgoing: dict) -> list:
+        """``outgoing`` as a message per rank (None for none), counted in
+        :attr:`sent_bytes`."""
         messages = [outgoing.get(peer) for peer in range(self.comm.size)]
         self.sent_bytes += sum(array.nbytes for message in messages if message
                                for array in message)
-        if frontier_size is None:
-            incoming = self.comm.alltoall(messages)
-        else:
-            incoming, total = self.comm.alltoall_and_sum(messages, frontier_size)
-            self.run.view.prepay(frontier_size, total)
-        return {peer: message for peer, message in enumerate(incoming) if message}
+        return messages
 
     def _next_frontier(self, frontier: Frontier, updated) -> Frontier:
         """Step 5: the owned part of the step's output, plus the slots offers
@@ -302,6 +312,11 @@ class Exchange:
         # owned slots only, so a copy's id is written false and stays false.
         updated[ids] = part.is_owned[ids]
         return Frontier(part.num_slots, frontier.device, mask=updated)
+
+
+def _by_sender(incoming: list) -> dict:
+    """The messages an all-to-all delivered, by sender, the empty ones left out."""
+    return {peer: message for peer, message in enumerate(incoming) if message}
 
 
 def _decides_globally(primitive: type) -> bool:

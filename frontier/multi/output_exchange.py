@@ -122,15 +122,22 @@ class OutputExchange(Exchange):
         if self.checking:
             self._check(arrays, ids)
         own, offers = self._split(ids)
-        received = self._combine(arrays, self._alltoall(
-            {peer: [slots, *(arrays[name][local] for name in self.names)]
-             for peer, (local, slots) in offers.items()}))
-        changed = self._changed(own, received)
+        outgoing = {peer: [slots, *(arrays[name][local] for name in self.names)]
+                    for peer, (local, slots) in offers.items()}
+        hinting = self.lagging and not self.votes
+        if hinting:
+            incoming, hint = self._alltoall_and_sum(outgoing, self._stop_hint(own, offers))
+        else:
+            incoming = self._alltoall(outgoing)
+        changed = self._changed(own, self._combine(arrays, incoming))
         if not self.lagging:
             self._push_refreshes(arrays, changed)
         elif self.checking:
             half = self.draws.random(len(changed)) < 0.5
-            self._push_refreshes(arrays, changed, changed[self.part.graph.xp.asarray(half)])
+            self._push_refreshes(arrays, changed, changed[self.part.graph.xp.asarray(half)],
+                                 carry_size=False)
+        if hinting:
+            self._prepay_from_hint(len(changed), hint)
         if self.checking:
             for name, array in arrays.items():
                 self.snapshot[name] = array.copy()
@@ -225,16 +232,44 @@ class OutputExchange(Exchange):
         updated[candidates] = False
         return changed
 
-    def _push_refreshes(self, arrays: dict, changed, refreshed=None) -> None:
+    def _stop_hint(self, own, offers: dict) -> int:
+        """What this device adds to the offers' all-to-all under
+        ``copies_may_lag`` with the default ``converged``: its owned output's
+        size times ``size + 1``, plus 1 if it offers anything. Summed over
+        the devices, it says whether the next frontiers are all empty
+        before the merges have run (:meth:`_prepay_from_hint`)."""
+        return len(own) * (self.comm.size + 1) + int(bool(offers))
+
+    def _prepay_from_hint(self, next_size: int, hint: int) -> None:
+        """Answer the default ``converged`` from the summed :meth:`_stop_hint`
+        where it can, without a collective: some device's owned output is
+        in its next frontier (the sum of the owned outputs' sizes, a
+        positive lower bound of the frontiers' total), or no device kept or
+        offered anything (0). Where only offers were made, whether one was
+        taken is known after the merges: ``converged`` then reduces. Under
+        the declaration checks the hint is checked against that reduction."""
+        owned, offering = divmod(hint, self.comm.size + 1)
+        if self.checking:
+            total = self.comm.allreduce(next_size, "sum")
+            if (owned > 0 and total == 0) or (owned == offering == 0 and total != 0):
+                raise RuntimeError(f"the stop hint (owned outputs {owned}, {offering} devices "
+                                   f"offering) disagrees with the next frontiers' {total}")
+        if owned > 0:
+            self.run.view.prepay(next_size, owned)
+        elif offering == 0:
+            self.run.view.prepay(next_size, 0)
+
+    def _push_refreshes(self, arrays: dict, changed, refreshed=None,
+                        carry_size: bool = True) -> None:
         """Step 4: the changed owned slots' values to the devices keeping
         copies (``refreshed``: only these of them). With the default
         ``converged``, the sum of the next frontiers' sizes travels with
-        them (without refreshes, under ``copies_may_lag``, ``converged``
-        makes an allreduce of its own)."""
+        them (unless not ``carry_size``; without refreshes, under
+        ``copies_may_lag``, :meth:`_stop_hint` travels with the offers)."""
         refreshed = changed if refreshed is None else refreshed
         outgoing = self._refresh_messages(arrays, refreshed) \
             if len(refreshed) and self.lists else {}
-        size = None if self.votes else len(changed)
+        size = None if self.votes or not carry_size else len(changed)
         for peer, message in self._alltoall(outgoing, size).items():
             slots = message[0]
             if slots.dtype == np.uint8:  # a bitmap over the peer's owned slots
