@@ -85,6 +85,8 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     if pool is not None:
         pool.free_all_blocks()
     declared = declaring_class(primitive) if primitive in DECLARING else None
+    # the class's own declaration, put back afterwards: a bool, or a property
+    # (BFS's, on its direction), which is truthy on the class
     lagging = declared is not None and declared.copies_may_lag
     if declared is not None:
         declared.changes_only_in_output = boundary != "snapshot"

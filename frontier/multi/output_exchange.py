@@ -247,14 +247,16 @@ class OutputExchange(Exchange):
         positive lower bound of the frontiers' total), or no device kept or
         offered anything (0). Where only offers were made, whether one was
         taken is known after the merges: ``converged`` then reduces. Under
-        the declaration checks the hint is checked against that reduction."""
+        the declaration checks every boundary makes that reduction, checks
+        the hint against it and hands ``converged`` its exact sum."""
         owned, offering = divmod(hint, self.comm.size + 1)
         if self.checking:
             total = self.comm.allreduce(next_size, "sum")
             if (owned > 0 and total == 0) or (owned == offering == 0 and total != 0):
                 raise RuntimeError(f"the stop hint (owned outputs {owned}, {offering} devices "
                                    f"offering) disagrees with the next frontiers' {total}")
-        if owned > 0:
+            self.run.view.prepay(next_size, total)
+        elif owned > 0:
             self.run.view.prepay(next_size, owned)
         elif offering == 0:
             self.run.view.prepay(next_size, 0)
