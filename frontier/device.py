@@ -15,6 +15,7 @@ import contextlib
 import functools
 import os
 import re
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -184,8 +185,11 @@ def shares_a_device(devices: list[Device]) -> bool:
 
 
 def array_namespace(array) -> ModuleType:
-    """NumPy or CuPy, whichever owns ``array``."""
-    if isinstance(array, np.ndarray) or np.isscalar(array):
+    """NumPy or CuPy, whichever owns ``array``. A process that has not
+    imported CuPy holds no CuPy array: a list or a range is then NumPy's
+    without importing CuPy and starting CUDA (about a second on a GPU host,
+    which a first backend call answered on the CPU would pay)."""
+    if isinstance(array, np.ndarray) or np.isscalar(array) or "cupy" not in sys.modules:
         return np
     cupy = _cupy()
     if cupy is not None and isinstance(array, cupy.ndarray):

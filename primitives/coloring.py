@@ -60,16 +60,14 @@ class GreedyColoring(fr.Primitive):
         self.color = self.vertex_array(-1, np.int64)
         # earlier neighbours uncoloured; int32, which GPU atomic adds take
         self.pending = self.vertex_array(0, np.int32)
-        self.ids = self.vertex_ids()
+        self.precedence = None  # set once copies hold their owners' degrees
 
     def initial_frontier(self):
         return self.all_vertices()
 
     def earlier(self, first, then):
         """Whether ``first`` comes before ``then`` in the largest-first order."""
-        degree, ids = self.degree, self.ids
-        return (degree[first] > degree[then]) | \
-            ((degree[first] == degree[then]) & (ids[first] < ids[then]))
+        return self.precedence[first] > self.precedence[then]
 
     def step(self, frontier, iteration):
         """Colour the vertices of ``frontier`` whose earlier neighbours are all
@@ -77,6 +75,11 @@ class GreedyColoring(fr.Primitive):
         made ready (their count of uncoloured earlier neighbours reached 0)."""
         color, pending = self.color, self.pending
         if iteration == 0:  # the owned vertices, once copies hold their owners' degrees
+            # larger first: degree, then the smaller id; one gather a vertex
+            # instead of a degree's and an id's (degree * n < 2**63 for any
+            # graph that fits: degrees below 2**32, n at most 2**31)
+            n = self.num_vertices
+            self.precedence = self.degree * n + (n - 1 - self.vertex_ids().astype(np.int64))
             def waits_for(src, dst, edge, weight):  # dst waits for src
                 return self.earlier(src, dst).astype(np.int32)
 

@@ -32,7 +32,7 @@ import frontier.enactor
 from frontier import split_runs, warmup
 from frontier.cli import main
 from frontier.kernels import first_use
-from frontier.nx_backend import cold_start
+from frontier.nx_backend import call_table, cold_start
 from primitives import bfs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -531,9 +531,10 @@ def test_the_warm_up_child_yields_the_cores(monkeypatch):
 
 
 def test_the_cpu_answer_imports_no_cupy(gpu, monkeypatch, tmp_path):
-    """The cold path (the stamp test included) answers without importing
-    CuPy (about a second on a GPU host): a CuPy that records its import is
-    never imported."""
+    """The cold path (the stamp test included) answers every backend
+    function without importing CuPy (about a second on a GPU host, and CUDA's
+    start with it): a CuPy that records its import is never imported. It
+    once was, by the check of whether a list of sources is a CuPy array."""
     fake = tmp_path / "fake" / "cupy"
     fake.mkdir(parents=True)
     mark = tmp_path / "imported"
@@ -546,9 +547,11 @@ def test_the_cpu_answer_imports_no_cupy(gpu, monkeypatch, tmp_path):
     frontier.device._cupy.cache_clear()
     try:
         G = ba_graph()
-        assert nx.pagerank(G, backend="frontier").keys() == set(G)
-        assert cold_start.status()["last_device"] == "cpu"
-        assert not mark.exists()
+        for function, (_, call, *prepare) in call_table.CALLS.items():
+            graph = prepare[0](G) if prepare else G
+            call(nx, graph, backend="frontier")
+            assert cold_start.status()["last_device"] == "cpu", function
+            assert not mark.exists(), function
         frontier.device._cupy()  # the check can see an import
         assert mark.read_text() == "cupy"
     finally:
