@@ -15,11 +15,14 @@ one vertex after another, and the result is NetworkX's exactly.
 One step updates one class: an ``advance`` collects the class's out-edges,
 which are then grouped by source and label with a sort. NetworkX checks
 before each sweep whether every vertex is settled, a pass over all edges as
-costly as a sweep; this runs sweeps until one moves no vertex instead. The
-two stop at the same labels: when every vertex is settled, a sweep moves
-none; when one is not, a sweep moves it, or an earlier class of the sweep
-moved another first. So a run makes one sweep more than NetworkX's and no
-checks, about half the passes over the edges.
+costly as a sweep. A sweep moves no vertex exactly when that check would
+pass (when one vertex is not settled, the sweep moves it, or an earlier
+class of the sweep moved another first), so the check is needed only to
+stop without one more sweep: it is made only after a sweep that moved at
+most :data:`CHECK_AFTER_MOVES` of the vertices, where it is likely to pass,
+and a sweep that moves nothing ends the run too. Either way the labels are
+NetworkX's; most checks, each a pass over every edge, are saved, and the
+last sweep, which on a GPU costs a step per colour, mostly too.
 On several devices ``labels`` is an ``"owner"`` array: a vertex's owner sees
 all its edges, and copies take their owners' labels between steps.
 """
@@ -34,6 +37,14 @@ import numpy as np
 import frontier as fr
 
 from .coloring import greedy_color
+
+#: The fraction of the vertices a sweep may move at most to be followed by
+#: NetworkX's check (a step over every vertex) rather than by the next
+#: sweep alone: the check saves a sweep where it passes and wastes a pass
+#: where it fails. On a 200,000-node Barabasi-Albert graph the sweeps moved
+#: 81%, 23%, 43%, 49%, 5% and 0% of the vertices, on Kronecker 16 68%, 50%,
+#: 2.3% and 0%.
+CHECK_AFTER_MOVES = 1 / 16
 
 
 @dataclass
@@ -57,25 +68,34 @@ class LabelPropagation(fr.Primitive):
         self.everyone = self.all_vertices()
         self.next_class = 0
         self.moved = self.vertex_array(False, bool)  # by this sweep so far
+        self.check_next = False
         self.done = self.num_vertices == 0
 
     def initial_frontier(self):
         return self.everyone
 
     def step(self, frontier, iteration):
-        color, c = self.color, self.next_class
-        self.update(fr.filter(self.everyone, lambda v: color[v] == c))
-        if c + 1 < self.num_colors:
-            self.next_class = c + 1
-        else:  # the sweep's end: done if it moved no vertex
+        if self.check_next:  # NetworkX's check: done if every vertex is settled
+            self.update(self.everyone, write=False)
             self.done = int(self.vertex_sum(self.moved)) == 0
             self.moved[:] = False
-            self.next_class = 0
+            self.check_next = False
+            return frontier
+        color, c = self.color, self.next_class
+        self.update(fr.filter(self.everyone, lambda v: color[v] == c), write=True)
+        if c + 1 < self.num_colors:
+            self.next_class = c + 1
+            return frontier
+        moves = int(self.vertex_sum(self.moved))  # the sweep's end
+        self.moved[:] = False
+        self.next_class = 0
+        self.done = moves == 0
+        self.check_next = 0 < moves <= CHECK_AFTER_MOVES * self.num_vertices
         return frontier
 
-    def update(self, vertices):
-        """Prec-Max over ``vertices``' neighbours (one colour class),
-        applied, and the vertices it moved marked in ``moved``.
+    def update(self, vertices, write: bool):
+        """Prec-Max over ``vertices``' neighbours, the vertices it would
+        move marked in ``moved``; ``write``: moved (one colour class).
 
         The advance hands the functor whole vertices a batch (its
         ``chunk_edges``), so each batch is decided on its own and no array
@@ -85,7 +105,8 @@ class LabelPropagation(fr.Primitive):
         are not neighbours."""
         def prec_max(src, dst, edge, weight):
             best, largest, moves = self.most_frequent(src, dst)
-            self.labels[best[moves]] = largest[moves]
+            if write:
+                self.labels[best[moves]] = largest[moves]
             self.moved[best[moves]] = True
             return self.xp.zeros(len(dst), bool)
 

@@ -11,6 +11,8 @@ exactly, not just valid ones.
 
 from __future__ import annotations
 
+import importlib
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -22,6 +24,8 @@ from test_nx_backend import nx_graphs, quiet_cache  # noqa: F401 -- a fixture
 
 import frontier as fr
 from primitives import greedy_color, label_propagation
+
+propagation = importlib.import_module("primitives.label_propagation")
 
 
 def communities(labels) -> set[frozenset]:
@@ -46,6 +50,29 @@ def test_random_graphs_match_networkx(device, edges):
         G = fr.Graph.from_networkx(g, device=device)
         expected = {frozenset(c) for c in nx.community.label_propagation_communities(g)}
         assert communities(label_propagation(G).labels) == expected
+
+
+@with_device
+@given(edge_lists(directed=False, max_vertices=50, max_edges=150))
+def test_the_stop_is_networkx_with_and_without_checks(device, edges):
+    """Whether a sweep is followed by NetworkX's check or only by the next
+    sweep, the run stops at NetworkX's labels; the checks cost steps where
+    they fail and save a sweep where they pass."""
+    g = edges.networkx(multigraph=True)
+    G = fr.Graph.from_networkx(g, device=device)
+    expected = {frozenset(c) for c in nx.community.label_propagation_communities(g)}
+    steps = {}
+    for fraction in (0.0, 1.0):  # never check; check after every sweep that moved
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(propagation, "CHECK_AFTER_MOVES", fraction)
+            run = label_propagation(G)
+        assert communities(run.labels) == expected
+        steps[fraction] = run.iterations
+    colours = int(fr.to_numpy(greedy_color(G).color).max()) + 1 if edges.num_vertices else 1
+    moving_sweeps = steps[0.0] // colours - 1  # the last sweep moved nothing
+    # a check after each sweep that moved; the last passes, in place of a sweep
+    expected_steps = steps[0.0] + moving_sweeps - colours if moving_sweeps > 0 else steps[0.0]
+    assert steps[1.0] == expected_steps
 
 
 @with_device
