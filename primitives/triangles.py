@@ -222,6 +222,7 @@ class ClosedWedges(fr.Primitive):
         only a piece's are ever listed (for ``per_pivot``); the vertices
         get each mask's popcount."""
         xp = self.xp
+        one = xp.asarray(1, dtype=np.uint64)  # on a GPU a copy to the device: once a call
         for edge, word, mask in (piece for pieces in found for piece in pieces):
             if not len(edge):
                 continue
@@ -230,7 +231,7 @@ class ClosedWedges(fr.Primitive):
                 # reduction, whose kernel CuPy compiles for each size class
                 # below 2,048 (seconds at a first GPU call), and reads its max
                 value, bit = _set_bits(xp, mask)
-                xp.add.at(per_pivot, word[value] * 64 + bit, xp.asarray(1, dtype=np.uint64))
+                xp.add.at(per_pivot, word[value] * 64 + bit, one)
             if per_vertex is not None:  # as much work as the edges found, not the vertices
                 closed = _popcount(xp, mask).astype(np.float64)
                 for ends in vertices:
