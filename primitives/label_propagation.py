@@ -105,9 +105,10 @@ class LabelPropagation(fr.Primitive):
         are not neighbours."""
         def prec_max(src, dst, edge, weight):
             best, largest, moves = self.most_frequent(src, dst)
+            movers = best[moves]
             if write:
-                self.labels[best[moves]] = largest[moves]
-            self.moved[best[moves]] = True
+                self.labels[movers] = largest[moves]
+            self.moved[movers] = True
             return self.xp.zeros(len(dst), bool)
 
         fr.advance(self.graph, vertices, prec_max)
