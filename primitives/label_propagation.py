@@ -94,8 +94,9 @@ class LabelPropagation(fr.Primitive):
         return frontier
 
     def update(self, vertices, write: bool):
-        """Prec-Max over ``vertices``' neighbours, the vertices it would
-        move marked in ``moved``; ``write``: moved (one colour class).
+        """Prec-Max over ``vertices``' neighbours: the vertices it would
+        move are marked in ``moved`` and, with ``write`` (``vertices`` one
+        colour class), moved.
 
         The advance hands the functor whole vertices a batch (its
         ``chunk_edges``), so each batch is decided on its own and no array
