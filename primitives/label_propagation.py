@@ -77,8 +77,7 @@ class LabelPropagation(fr.Primitive):
     def step(self, frontier, iteration):
         if self.check_next:  # NetworkX's check: done if every vertex is settled
             self.update(self.everyone, write=False)
-            self.done = int(self.vertex_sum(self.moved)) == 0
-            self.moved[:] = False
+            self.done = self.take_moves() == 0
             self.check_next = False
             return frontier
         color, c = self.color, self.next_class
@@ -86,12 +85,18 @@ class LabelPropagation(fr.Primitive):
         if c + 1 < self.num_colors:
             self.next_class = c + 1
             return frontier
-        moves = int(self.vertex_sum(self.moved))  # the sweep's end
-        self.moved[:] = False
+        moves = self.take_moves()  # the sweep's end
         self.next_class = 0
         self.done = moves == 0
         self.check_next = 0 < moves <= CHECK_AFTER_MOVES * self.num_vertices
         return frontier
+
+    def take_moves(self) -> int:
+        """How many vertices ``moved`` marks over all devices, the marks
+        cleared for the next sweep or check."""
+        moves = int(self.vertex_sum(self.moved))
+        self.moved[:] = False
+        return moves
 
     def update(self, vertices, write: bool):
         """Prec-Max over ``vertices``' neighbours: the vertices it would

@@ -103,6 +103,8 @@ class OutputExchange(Exchange):
         self.own_marked = False
         self.slot_type = index_dtype(part.num_slots)
         self.lagging = run.copies_may_lag  # no refreshes (it may depend on the parameters)
+        # no refresh for the default converged's sum to travel with: a stop hint instead
+        self.hinting = self.lagging and not self.votes
         if self.lagging:  # the checks then change the collectives: every rank or none
             self.checking = bool(communicator.allreduce(int(self.checking), "max"))
         # checking copies_may_lag: which changed slots get a refresh
@@ -124,8 +126,7 @@ class OutputExchange(Exchange):
         own, offers = self._split(ids)
         outgoing = {peer: [slots, *(arrays[name][local] for name in self.names)]
                     for peer, (local, slots) in offers.items()}
-        hinting = self.lagging and not self.votes
-        if hinting:
+        if self.hinting:
             incoming, hint = self._alltoall_and_sum(outgoing, self._stop_hint(own, offers))
         else:
             incoming = self._alltoall(outgoing)
@@ -136,7 +137,7 @@ class OutputExchange(Exchange):
             half = self.draws.random(len(changed)) < 0.5
             self._push_refreshes(arrays, changed, changed[self.part.graph.xp.asarray(half)],
                                  carry_size=False)
-        if hinting:
+        if self.hinting:
             self._prepay_from_hint(len(changed), hint)
         if self.checking:
             for name, array in arrays.items():
