@@ -1,4 +1,4 @@
-"""Index ranges: the one array idiom the CSR code keeps needing (NumPy or CuPy)."""
+"""Index ranges and orders: array idioms the CSR code keeps needing (NumPy or CuPy)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,32 @@ def concatenated_ranges(starts, lengths) -> np.ndarray:
     positions[0] = starts[0]
     positions[ends[:-1]] = starts[1:] - (starts[:-1] + lengths[:-1]) + 1
     return xp.cumsum(positions, out=positions)
+
+
+def stable_argsort(values):
+    """``argsort(values, kind="stable")`` (NumPy or CuPy): the positions in
+    increasing order of value, equal values in position order (int64).
+
+    NumPy sorts plain int64 numbers several times faster than it argsorts
+    stably (0.03 against 0.42 s for 2 million int32 on the development
+    CPU), so there non-negative integers small enough to share an int64
+    with a position (vertex ids, labels, arc keys ``row * n + column``) are
+    sorted as one int64 each, the value in the high bits and the position
+    in the low ones, and the positions read back from the low bits. Other
+    values, and CuPy's arrays (a radix sort already), take ``argsort``.
+
+    >>> stable_argsort(np.array([2, 0, 2, 1, 0])).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    xp = array_namespace(values)
+    count = len(values)
+    shift = max(count - 1, 1).bit_length()  # the bits a position needs
+    if xp is not np or values.dtype.kind not in "iu" or count == 0 \
+            or int(values.min()) < 0 or int(values.max()) >= 2**(63 - shift):
+        return xp.argsort(values, kind="stable")
+    key = values.astype(np.int64)
+    key <<= shift
+    key |= np.arange(count, dtype=np.int64)
+    key.sort()
+    key &= (1 << shift) - 1
+    return key

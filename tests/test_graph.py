@@ -599,3 +599,19 @@ def test_forced_int64_vertex_ids_give_the_same_answers(devices):
 def test_vertex_dtype_is_checked():
     with pytest.raises(ValueError, match="vertex_dtype=int16: expected int32 or int64"):
         fr.Graph.from_edges([0], [1], vertex_dtype=np.int16, device="cpu")
+
+
+@given(st.lists(st.integers(0, 4), max_size=12), st.integers(0, 5), st.data())
+def test_row_ids_on_the_host_equal_a_search_per_arc(degrees, base, data):
+    """The host's row ids (a repeat of each row over the arcs asked for)
+    equal the GPU's way, a binary search per arc, for any arc range of any
+    row offsets, empty rows and offsets of a slice (not from 0) included."""
+    from frontier.graph import _row_ids
+
+    offsets = base + np.concatenate([[0], np.cumsum(degrees, dtype=np.int64)])
+    start = data.draw(st.integers(int(offsets[0]), int(offsets[-1])))
+    stop = data.draw(st.integers(start, int(offsets[-1])))
+    want = np.searchsorted(offsets[1:], np.arange(start, stop, dtype=np.int64), side="right")
+    got = _row_ids(np, offsets, start, stop)
+    assert got.dtype == np.int64
+    assert got.tolist() == want.tolist()

@@ -1,5 +1,7 @@
 """concatenated_ranges (the CSR row walk of the CPU paths and of the
-multi-device gather of per-arc results) against a plain loop."""
+multi-device gather of per-arc results) against a plain loop, and
+stable_argsort (the transpose and arc sorts of a CPU graph) against
+NumPy's stable argsort."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import frontier as fr
-from frontier.ranges import concatenated_ranges
+from frontier.ranges import concatenated_ranges, stable_argsort
 
 ranges = st.lists(st.tuples(st.integers(-10, 10**6), st.integers(0, 6)), max_size=30)
 
@@ -34,3 +36,33 @@ def test_concatenated_ranges_equal_a_loop(pairs):
 @given(ranges)
 def test_concatenated_ranges_on_a_gpu_equal_a_loop(pairs):
     _check(pairs, "cuda:0")
+
+
+#: integer arrays of every kind stable_argsort meets: small values with many
+#: repeats (labels), values near the packing limit, negative ones (the plain
+#: argsort), and every integer dtype
+integer_arrays = st.tuples(
+    st.sampled_from([np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64]),
+    st.integers(1, 2**62), st.integers(0, 200), st.integers(0, 2**32 - 1), st.booleans())
+
+
+@given(integer_arrays)
+def test_stable_argsort_equals_numpys_stable_argsort(case):
+    dtype, bound, count, seed, negative = case
+    info = np.iinfo(dtype)
+    low = max(info.min, -bound) if negative else 0
+    values = np.random.default_rng(seed).integers(low, min(bound, info.max), count,
+                                                  endpoint=True, dtype=np.int64 if
+                                                  dtype != np.uint64 else np.uint64).astype(dtype)
+    order = stable_argsort(values)
+    assert order.dtype == np.int64
+    assert order.tolist() == np.argsort(values, kind="stable").tolist()
+
+
+def test_stable_argsort_packs_positions_beside_values():
+    """Values up to the packing limit for their count take the packed sort
+    and still keep equal values in position order."""
+    count = 1000
+    shift = (count - 1).bit_length()
+    values = np.array([2**(63 - shift) - 1, 0, 2**(63 - shift) - 1, 5] * (count // 4), np.int64)
+    assert stable_argsort(values).tolist() == np.argsort(values, kind="stable").tolist()

@@ -15,6 +15,7 @@ import numpy as np
 import frontier as fr
 from primitives import connected_components as label_components
 
+from ..ranges import stable_argsort
 from .graph import BackendGraph
 from .traversal import depths_from
 
@@ -33,7 +34,7 @@ def _labels(G: BackendGraph) -> np.ndarray:
 
 def _components(G: BackendGraph):
     labels = _labels(G)
-    order = np.argsort(labels, kind="stable")
+    order = stable_argsort(labels)
     cuts = np.flatnonzero(np.diff(labels[order])) + 1
     nodes = G.nodes
     for members in np.split(order, cuts) if len(order) else []:

@@ -22,6 +22,7 @@ import frontier as fr
 from primitives import strongly_connected_components as label_components
 
 from ..operators.host_levels import csr_matrix, scipy_csgraph
+from ..ranges import stable_argsort
 from .components import _require
 from .graph import BackendGraph
 
@@ -65,7 +66,7 @@ def sink_levels(component: np.ndarray, src: np.ndarray, dst: np.ndarray, count: 
     pairs = np.unique(tail[tail != head] * np.int64(count) + head[tail != head])
     tail, head = pairs // count, pairs % count
     successors_left = np.bincount(tail, minlength=count)
-    order = np.argsort(head, kind="stable")  # the edges grouped by head
+    order = stable_argsort(head)  # the edges grouped by head
     into = np.zeros(count + 1, np.int64)
     np.cumsum(np.bincount(head, minlength=count), out=into[1:])
     level = np.full(count, -1, np.int64)
@@ -85,7 +86,7 @@ def _components(G: BackendGraph):
     labels = _labels(G)
     roots, component = np.unique(labels, return_inverse=True)  # roots in G's node order
     level = sink_levels(component, G.edge_src, G.edge_dst, len(roots))
-    members = np.split(np.argsort(component, kind="stable"),
+    members = np.split(stable_argsort(component),
                        np.cumsum(np.bincount(component))[:-1])
     nodes = G.nodes
     for k in np.lexsort((np.arange(len(roots)), level)).tolist():
