@@ -452,3 +452,35 @@ def test_functions_have_networkx_signatures():
         theirs = inspect.signature(nx.utils.backends._registered_algorithms[name].orig_func)
         assert [(p.name, p.default) for p in ours] == \
             [(p.name, p.default) for p in theirs.parameters.values()], name
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_call_pauses_the_cyclic_collector_and_leaves_it_as_it_was(enabled, monkeypatch):
+    """A backend call builds its answer with Python's cyclic collector off
+    (its containers would make it walk the caller's graph again and again),
+    and leaves it on or off as the caller had it, also when it raises."""
+    import gc
+
+    from frontier.nx_backend import traversal
+
+    seen = []
+    real = traversal.tree_paths
+
+    def recording(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(traversal, "tree_paths", recording)
+    G = nx.path_graph(4)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert nx.single_source_shortest_path(G, 0, backend="frontier") == \
+            nx.single_source_shortest_path(G, 0)
+        assert gc.isenabled() is enabled
+        with pytest.raises(nx.NodeNotFound):
+            nx.single_source_shortest_path(G, 99, backend="frontier")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False]
