@@ -6,6 +6,7 @@ See ``docs/`` for the user guide and the operator reference.
 import importlib
 
 from . import functors, memory, validate
+from .collector import collector_paused
 from .communicate import follows
 from .device import Device, default_device, get_device, resolve_devices, to_numpy
 from .direction import AutoDirection
@@ -53,9 +54,9 @@ def __getattr__(name: str):
 
 __all__ = [
     "AutoDirection", "DeclarationError", "Device", "DeviceMemoryError", "DistributedGraph",
-    "Frontier", "Graph", "Primitive", "Result",
-    "advance", "check_vertex", "claim", "compute", "count_down", "default_device", "enact",
-    "filter", "first_occurrence", "follows", "functors", "memory", "generators", "get_device",
-    "index_dtype", "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add",
-    "scatter_min", "to_numpy", "validate", "write_graph",
+    "Frontier", "Graph", "Primitive", "Result", "advance", "check_vertex", "claim",
+    "collector_paused", "compute", "count_down", "default_device", "enact", "filter",
+    "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
+    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add", "scatter_min",
+    "to_numpy", "validate", "write_graph",
 ]

@@ -16,9 +16,6 @@ attribute), else every edge weighs 1 as NetworkX's default does.
 
 from __future__ import annotations
 
-import contextlib
-import gc
-
 import networkx as nx
 import numpy as np
 
@@ -174,7 +171,7 @@ def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray,
     row = np.empty(len(vertices), dtype=np.int64)  # of each vertex in its level's array
     rows = np.empty((0, 1), dtype=vertices.dtype)
     paths: list = []
-    with _without_cyclic_gc():
+    with fr.collector_paused():
         for level in (order[start:stop] for start, stop in zip(starts, starts[1:])):
             row[level] = np.arange(len(level))
             rows = np.concatenate([rows[row[parent[level]]], vertices[level, None]], axis=1) \
@@ -184,20 +181,6 @@ def _paths(G: fr.Graph, lengths: np.ndarray, predecessor: np.ndarray,
         at[order] = np.arange(len(order))
         nodes = _nodes(labels, vertices)
         return dict(zip(nodes, [paths[i] for i in at.tolist()], strict=True)), vertices, nodes
-
-
-@contextlib.contextmanager
-def _without_cyclic_gc():
-    """Python's cycle collector paused: millions of new lists (which form no
-    cycles) would otherwise set it off again and again, over every object
-    made so far (2-3x the time of building the paths at Kronecker 20)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _reached(lengths: np.ndarray, cutoff) -> np.ndarray:

@@ -16,12 +16,11 @@ dispatcher treats the same way. Either way NetworkX runs instead when
 from __future__ import annotations
 
 import functools
-import gc
 import inspect
-from contextlib import contextmanager
 
 from frontier_backend_info import FUNCTIONS
 
+from ..collector import collector_paused
 from ..enactor import on_graph_devices
 from . import (
     calls,
@@ -111,8 +110,12 @@ KEYWORD_CHECKS.update(clustering.KEYWORD_CHECKS)
 
 def _counted(name: str, function):
     """``function``, counting its runs and its declines in :mod:`.calls`,
-    and running each graph on the device it was built on (the configured
-    device, or the cold-start policy's choice: :mod:`.cold_start`)."""
+    running each graph on the device it was built on (the configured
+    device, or the cold-start policy's choice: :mod:`.cold_start`), with
+    the cyclic garbage collector paused (:func:`frontier.collector_paused`:
+    an answer of a container per node would set it walking the caller's
+    graph again and again). A generator's items, computed after the call,
+    are not paused: two switches an item would cost more than its answer."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
@@ -131,29 +134,6 @@ def _counted(name: str, function):
             cold_start.after_call()
 
     return run
-
-
-@contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector off for the block (as it was after).
-
-    A backend call builds its answer out of up to a node's worth of Python
-    containers each (paths, tuples, sets), while the caller's NetworkX graph
-    holds millions of tracked objects (a dict per node and per edge). The
-    collector, set off by those allocations, walks them again and again: 1.0
-    of the 1.5 s of ``single_source_shortest_path`` on a 200,000-node
-    Barabasi-Albert graph (development CPU). Nothing here depends on it:
-    what a call drops is freed by reference counting, and any cycle it
-    leaves is collected by the next collection after it. (A generator's
-    items, computed after the call returned, are not paused: the two
-    switches an item would cost more than its small answer.)"""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _each_on_graph_devices(generator):
