@@ -5,7 +5,9 @@ Builds ``kronecker(SCALE)`` on the GPU and the same graph relabelled so that
 vertex 0 has the largest degree (a permutation ``perm``, new id -> old), so
 that the visited bits of the hubs, which most arcs lead to, share a few
 cache lines. ``time`` mode runs BFS and DOBFS from 8 random roots on both
-(median of 5 calls each, synchronized; the depths compared); ``profile``
+(median of 5 calls each after a warm-up, timed by
+``frontier.bench.measure.timer`` as ``frontier bench`` times them; the depths
+compared); ``profile``
 mode runs one BFS on each from one root between ``cudaProfilerStart`` and
 ``cudaProfilerStop``, for Nsight Compute::
 
@@ -26,6 +28,8 @@ import time
 
 import numpy as np
 
+import frontier as fr
+from frontier.bench.measure import timer
 from frontier.generators import kronecker
 from frontier.graph import Graph
 from primitives import bfs, dobfs
@@ -50,15 +54,11 @@ def relabelled(G: Graph):
 
 
 def _median_call(function, graph, root: int):
+    """The median of 5 calls' seconds after a warm-up, and the last result."""
+    measure = timer(graph.device)
     function(graph, root)  # warm-up
-    times = []
-    for _ in range(5):
-        graph.device.synchronize()
-        start = time.perf_counter()
-        result = function(graph, root)
-        graph.device.synchronize()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+    runs = [measure(lambda: function(graph, root)) for _ in range(5)]
+    return statistics.median(ms for _, ms in runs) / 1e3, runs[-1][0]
 
 
 def main() -> None:
@@ -68,8 +68,8 @@ def main() -> None:
     R, new_id = relabelled(G)
     G.device.synchronize()
     print(f"Kronecker {scale}: relabelled in {time.perf_counter() - start:.3f} s")
-    host_new_id = new_id.get() if hasattr(new_id, "get") else new_id
-    degree = np.diff(G.offsets.get() if hasattr(G.offsets, "get") else G.offsets)
+    host_new_id = fr.to_numpy(new_id)
+    degree = np.diff(fr.to_numpy(G.offsets))
     roots = np.random.default_rng(1).choice(np.flatnonzero(degree > 0), 8, replace=False)
     if mode == "profile":
         import cupy
