@@ -33,7 +33,7 @@ class KHop(fr.Primitive):
         self.source = self.local_slots([self.params["source"]], name="source")
         self.k = self.params["k"]
         self.hops = self.vertex_array(-1, np.int32)
-        self.hops[self.source] = 0
+        self.put(self.hops, self.source, 0)
 
     def initial_frontier(self):
         return self.frontier_of(self.source)

@@ -48,7 +48,7 @@ class Reach(fr.Primitive):
         self.source = self.local_slots([self.params["source"]], name="source")
         self.hops = self.vertex_array(-1, np.int64)
         self.parent = self.vertex_array(-1, np.int64)
-        self.hops[self.source] = 0
+        self.put(self.hops, self.source, 0)
 
     def initial_frontier(self):
         return self.frontier_of(self.source)

@@ -30,6 +30,7 @@ from .direction import AutoDirection
 from .frontier import Frontier
 from .graph import Graph, check_vertex, index_dtype
 from .kernels.fill import fill as fill_array
+from .kernels.fill import put
 from .result import Result
 
 REDUCTIONS = ("sum", "min", "max")
@@ -60,7 +61,7 @@ class WholeGraph:
         if len(vertices) == 1 and self.graph.xp is not np:
             # one source: a fill queued on the stream, not a synchronous copy
             slots = self.graph.xp.empty(1, dtype=dtype)
-            slots.fill(vertices[0])
+            fill_array(slots, vertices[0])
             return slots
         return self.graph.xp.asarray(vertices, dtype=dtype)
 
@@ -239,6 +240,17 @@ class Primitive:
                                        for v in vertices])
         self._checked_slots[id(slots)] = slots
         return slots
+
+    def put(self, array, slots, value) -> None:
+        """``array[slots] = value``: a vertex array's entries at ``slots``
+        set to one ``value`` (a source's depth or distance). Slots from
+        :meth:`local_slots` take one launch on a GPU, where CuPy's indexed
+        assignment makes several (45-90 us of host work before the first
+        step); other slots are assigned as the array library does."""
+        if self._checked_slots.get(id(slots)) is slots:
+            put(array, slots, value)
+        else:
+            array[slots] = value
 
     # allocation ------------------------------------------------------------------------
 

@@ -80,7 +80,7 @@ class Brandes(fr.Primitive):
         if self.done_sources == len(self.sources):
             return self.frontier_of([])
         self.source = self.local_slots([self.sources[self.done_sources]], name="source")
-        self.sigma[self.source] = 1.0
+        self.put(self.sigma, self.source, 1.0)
         self.levels = []     # frontiers of the forward pass, popped by the backward pass
         self.finished = []   # ids of the levels whose dependencies are final
         self.phase = self.first_phase
@@ -88,7 +88,7 @@ class Brandes(fr.Primitive):
         return self.frontier_of(self.source)
 
     def mark_source(self):
-        self.depth[self.source] = 0
+        self.put(self.depth, self.source, 0)
 
     def step(self, frontier, iteration):
         if self.phase == "forward":
@@ -180,7 +180,7 @@ class WeightedBrandes(Brandes):
         self.released = self.vertex_array(0, np.int32)
 
     def mark_source(self):
-        self.distance[self.source] = 0.0
+        self.put(self.distance, self.source, 0.0)
 
     def step(self, frontier, iteration):
         if self.phase == "distance":

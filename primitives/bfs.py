@@ -58,7 +58,7 @@ class BFS(fr.Primitive):
         self.source = self.local_slots([self.params["source"]], name="source")
         self.depth = self.vertex_array(-1, np.int32)
         self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
-        self.depth[self.source] = 0
+        self.put(self.depth, self.source, 0)
         self.direction = self.traversal_direction()
 
     def traversal_direction(self):

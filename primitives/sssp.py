@@ -61,7 +61,7 @@ class SSSP(fr.Primitive):
         self.delta = self.params["delta"]
         self.distance = self.vertex_array(np.inf, np.float64)
         self.predecessor = self.vertex_array(-1, fr.index_dtype(self.num_vertices))
-        self.distance[self.source] = 0.0
+        self.put(self.distance, self.source, 0.0)
         self.bound = self.delta
         self.far = self.frontier_of([])
 

@@ -243,3 +243,21 @@ def test_a_frontier_of_local_slots_starts_at_those_vertices(device, sources):
         _Sources(graph, sources=[6]).initial_frontier()
     with pytest.raises(ValueError, match="out of range"):
         _Sources(graph, ids=[6]).initial_frontier()
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("sources", [[3], [0, 5, 5], []])
+def test_put_sets_a_vertex_array_at_local_slots_and_other_slots(device, sources):
+    """Primitive.put at slots from local_slots (one launch on a GPU) and at
+    any other index, against NumPy's assignment."""
+    graph = fr.generators.grid(2, 3, device=device)
+    run = _Sources(graph, sources=sources)
+    run.setup()
+    slots = run.local_slots(sources)
+    run.put(run.hits, slots, 7)
+    want = np.zeros(6, np.int32)
+    want[sources] = 7
+    assert fr.to_numpy(run.hits).tolist() == want.tolist()
+    run.put(run.hits, graph.xp.asarray([-1]), 9)  # not from local_slots: NumPy's meaning
+    want[-1] = 9
+    assert fr.to_numpy(run.hits).tolist() == want.tolist()

@@ -1,6 +1,7 @@
-"""kernels.fill against NumPy's fill: every dtype, byte-uniform values (the
-memset path) and others (the 16-byte kernel), lengths around the 16-byte
-word, views that start off a word boundary and strided views (CuPy's fill)."""
+"""kernels.fill against NumPy. fill against its fill: every dtype,
+byte-uniform values (the memset path) and others (the 16-byte kernel),
+lengths around the 16-byte word, views that start off a word boundary and
+strided views (CuPy's fill). put against its indexed assignment."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from conftest import DEVICES
 
 import frontier as fr
-from frontier.kernels.fill import fill
+from frontier.kernels.fill import fill, put
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint32, np.float32, np.float64]
 VALUES = [0, 1, -1, 7, 0.85, np.inf, -np.inf, np.nan, 1 / 3, 255]
@@ -84,3 +85,52 @@ def test_fill_writes_nothing_outside_the_array(device):
         want = before.copy()
         want[::3] = np.asarray(value).astype(dtype)
         np.testing.assert_array_equal(fr.to_numpy(base), want)
+
+
+SLOT_DTYPES = [np.int32, np.int64]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("slot_dtype", SLOT_DTYPES)
+def test_put_sets_the_slots_and_nothing_else(device, dtype, slot_dtype):
+    """put against NumPy's indexed assignment: random slots (repeats
+    included, none at all), every value a dtype holds."""
+    xp = fr.get_device(device).xp
+    rng = np.random.default_rng(2)
+    for length in (1, 2, 17, 1000):
+        for count in (0, 1, 3, 40):
+            for value in VALUES:
+                if (np.dtype(dtype).kind in "iu" and not np.isfinite(value)) \
+                        or not fits(value, dtype):
+                    continue  # (refusals: the next test)
+                before = rng.integers(0, 256, size=length * np.dtype(dtype).itemsize,
+                                      dtype=np.uint8).view(dtype)
+                slots = rng.integers(0, length, size=count).astype(slot_dtype)
+                want = before.copy()
+                want[slots] = value
+                array = xp.asarray(before)
+                put(array, xp.asarray(slots), value)
+                np.testing.assert_array_equal(fr.to_numpy(array), want,
+                                              err_msg=f"{length} x {dtype}[{slots}] = {value}")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_put_refuses_what_numpy_refuses_and_serves_other_arrays(device):
+    """A value the dtype cannot hold raises as NumPy's assignment does; a
+    strided array, a complex one and a list of slots are assigned by the
+    array library."""
+    xp = fr.get_device(device).xp
+    with pytest.raises(OverflowError):
+        put(xp.zeros(4, np.int8), xp.asarray([1]), 300)
+    with pytest.raises(ValueError):
+        put(xp.zeros(4, np.int32), xp.asarray([1]), np.nan)
+    strided = xp.zeros(12, np.int32)
+    put(strided[::3], xp.asarray([1, 3]), 7)
+    assert fr.to_numpy(strided).tolist() == [0, 0, 0, 7, 0, 0, 0, 0, 0, 7, 0, 0]
+    wide = xp.zeros(3, np.complex128)
+    put(wide, xp.asarray([2]), 1 + 2j)
+    assert fr.to_numpy(wide).tolist() == [0, 0, 1 + 2j]
+    listed = xp.zeros(3, np.float64)
+    put(listed, [0, 2], 0.5)
+    assert fr.to_numpy(listed).tolist() == [0.5, 0, 0.5]

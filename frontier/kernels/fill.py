@@ -7,6 +7,10 @@ the same 81 us (Nsight Compute, 2026-11-24), where the memory system writes
 of a run, so :func:`fill` writes a value whose bytes are all equal (0, -1,
 True) with the runtime's memset, and any other value (``inf``, ``1/n``)
 with 16-byte stores (:file:`fill.cu`). NumPy arrays are filled by NumPy.
+
+:func:`put` sets a few entries (a source's depth) in one launch, where
+CuPy's indexed assignment ``array[slots] = value`` makes several and cost
+45-90 us of host work in a DOBFS call at Kronecker 24 on an H200 (issue 29).
 """
 
 from __future__ import annotations
@@ -14,9 +18,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import array_namespace
-from .module import grid_for, kernel
+from .module import NULL, grid_for, kernel
 
 WORD = 16
+
+
+#: Entries below which :func:`fill` writes with ``put_value`` (one thread an
+#: entry, no alignment asked) rather than a memset or 16-byte stores.
+SMALL = 4
+#: Entry sizes in bytes that ``put_value`` writes.
+_PUT_SIZES = (1, 2, 4, 8)
 
 
 def fill(array, value) -> None:
@@ -27,6 +38,9 @@ def fill(array, value) -> None:
         array.fill(value)
         return
     element = np.asarray(value, dtype=array.dtype).tobytes()
+    if array.size < SMALL and len(element) in _PUT_SIZES:
+        _put_value(array, NULL, array.size, element)
+        return
     if element.count(element[:1]) == len(element):
         xp.cuda.runtime.memsetAsync(array.data.ptr, element[0], array.nbytes,
                                     xp.cuda.get_current_stream().ptr)
@@ -39,3 +53,33 @@ def fill(array, value) -> None:
     kernel("fill_pattern", source="fill.cu")(
         (grid_for(max(words, 1)),), (256,),
         (array, np.int64(words), pattern[0], pattern[1], np.int32(tail)))
+
+
+def put(array, slots, value) -> None:
+    """``array[slots] = value`` for one ``value`` (cast to the array's
+    dtype, or refused, as NumPy's assignment does). On a GPU, for a
+    contiguous CuPy array and int32 or int64 ``slots``, one launch
+    (:file:`fill.cu`'s ``put_value``), which does not check the slots:
+    each must be an entry of ``array`` (0 to ``len(array) - 1``).
+    Otherwise the array library's own assignment."""
+    xp = array_namespace(array)
+    if xp is np or not isinstance(slots, xp.ndarray) or not array.flags.c_contiguous \
+            or array.itemsize not in _PUT_SIZES or slots.dtype not in (np.int32, np.int64) \
+            or not slots.flags.c_contiguous:
+        array[slots] = value
+        return
+    entry = np.empty(1, dtype=array.dtype)
+    entry[0] = value  # cast, or refused, as NumPy's assignment does
+    if len(slots):
+        _put_value(array, slots, len(slots), entry.tobytes(), slots.dtype)
+
+
+def _put_value(array, slots, count: int, element: bytes, slot_dtype=np.int32) -> None:
+    """One launch of ``put_value``: ``element`` (an entry's bytes) at
+    ``slots`` (``NULL``: the first ``count`` entries; then the int32
+    instantiation, which a source's slots use too: one kernel fewer to
+    compile on a first call)."""
+    kernel("put_value", slot_dtype, source="fill.cu")(
+        (grid_for(count),), (256,),
+        (array, slots, np.int64(count), np.int32(len(element)),
+         np.uint64(int.from_bytes(element, "little"))))

@@ -132,10 +132,11 @@ _SEGMENTS = tuple([f"segment_reduce<{op}, {t}>" for op in ("Minimum", "Maximum")
                    for t in _WEIGHT]
                   + [f"segment_reduce<{op}, {t}>"
                      for op in ("BitwiseOr", "BitwiseAnd", "BitwiseXor") for t in _VERTEX])
+_FILL = ("fill_pattern",) + tuple(f"put_value<{s}>" for s in _VERTEX)
 #: The kernel instantiations of each source file: all that :func:`kernel`
 #: may be asked for, and what ``frontier warmup`` compiles.
 INSTANTIATIONS = {"traversal.cu": _TRAVERSAL, "scatter.cu": _SCATTER, "compact.cu": _COMPACT,
-                  "fill.cu": ("fill_pattern",), "boundary.cu": _BOUNDARY,
+                  "fill.cu": _FILL, "boundary.cu": _BOUNDARY,
                   "segments.cu": _SEGMENTS}
 
 
