@@ -20,6 +20,7 @@ import numpy as np
 from ..frontier import Frontier
 from ..kernels.edges import vertex_ids
 from ..kernels.module import kernel, pointer
+from ..kernels.workspace import read_counters
 from . import fused
 
 #: Levels one launch runs at most (a bit each in a word of its state).
@@ -79,13 +80,15 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
     predecessor = functor.predecessor
     push_hubs = len(graph.columns) // (HUB_PUSH_MIN + 1) + 1
     pull_hubs = len(in_edges.sources) // (fused.HUB_PULL_MIN + 1) + 1
-    hubs = xp.empty(min(n, max(push_hubs, pull_hubs)), dtype=dtype)
-    hub_starts = xp.empty(min(n, push_hubs), dtype=np.uint64)
     queues = xp.empty(2 * n, dtype=dtype)
-    bits = xp.empty(2 * words, dtype=np.uint32)
-    skip = xp.empty(words, dtype=np.uint32)
+    # the kernel's other buffers in one allocation (an allocation costs
+    # microseconds of host work before the launch), passed as addresses
+    bits, skip, hubs, hub_starts, state, block = _carve(xp, (
+        2 * words * 4, words * 4, min(n, max(push_hubs, pull_hubs)) * dtype.itemsize,
+        min(n, push_hubs) * 8, STATE_WORDS * 8))
+    xp.cuda.runtime.memsetAsync(int(state), 0, STATE_WORDS * 8,
+                                xp.cuda.get_current_stream().ptr)
     lonely = fused.no_in_edges_bits(graph)
-    state = xp.zeros(STATE_WORDS, dtype=np.uint64)
     function = kernel("auto_levels", *fused._claim_types(graph, predecessor))
     function((fused._resident_grid(function),), (256,), (
         graph.offsets, graph.columns, in_edges.offsets, in_edges.sources, np.int64(n), ids,
@@ -94,7 +97,8 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
         np.int32(min(allowed, MAX_LEVELS)), np.int32(phase), np.float64(alpha), np.float64(beta),
         np.int64(unexplored), np.int64(fused.WARP_PULL_MIN), np.int64(fused.HUB_PULL_MIN),
         np.int64(HUB_PUSH_MIN), np.int64(max(1, n // DENSE_PUSH))))
-    words_read = state.get()  # the one read
+    words_read = read_counters(state, STATE_WORDS)  # the one read
+    del block  # (held until the kernel is done)
     levels = int(words_read[0])
     if levels == 0:
         return None
@@ -105,3 +109,19 @@ def auto_levels(graph, frontier: Frontier, functor, allowed: int, phase: int, al
     pulled = tuple(bool(int(words_read[2]) >> k & 1) for k in range(levels))
     return AutoRun(output, (count, int(words_read[slot + 1]), int(words_read[slot + 2])), pulled,
                    int(words_read[15]), int(words_read[16]), int(words_read[17]))
+
+
+#: Bytes each buffer :func:`_carve` hands out starts on a multiple of.
+ALIGN = 256
+
+
+def _carve(xp, sizes: tuple) -> list:
+    """Device addresses of buffers of ``sizes`` bytes, carved from one
+    allocation, and the allocation itself last (hold it while they are in
+    use)."""
+    starts, end = [], 0
+    for size in sizes:
+        starts.append(end)
+        end += -(-size // ALIGN) * ALIGN
+    block = xp.empty(max(end, 1), dtype=np.uint8)
+    return [np.uint64(block.data.ptr + start) for start in starts] + [block]
