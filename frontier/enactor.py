@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from contextlib import contextmanager
 
 from . import replay, split_runs
 from .communicate import declarations
@@ -298,16 +297,21 @@ def run_devices(graph: Graph, devices) -> list[Device]:
 _placement = threading.local()
 
 
-@contextmanager
-def on_graph_devices():
+class on_graph_devices:
     """Within this block (in this thread), ``enact(devices=None)`` runs on
     the graph's own device, never copying it to the default one: for a
     caller that builds each graph where it means to run it (the NetworkX
     backend, whose configured device or cold-start choice may be the CPU on a
-    machine whose default device is a GPU)."""
-    before = getattr(_placement, "on_graph_device", False)
-    _placement.on_graph_device = True
-    try:
-        yield
-    finally:
-        _placement.on_graph_device = before
+    machine whose default device is a GPU). A class rather than a
+    generator: the backend enters it around every item of a generator's
+    answer, 200,000 times for ``bfs_edges`` on a graph of 200,000 nodes,
+    where a generator-based context manager cost 3 us a time."""
+
+    __slots__ = ("_before",)
+
+    def __enter__(self) -> None:
+        self._before = getattr(_placement, "on_graph_device", False)
+        _placement.on_graph_device = True
+
+    def __exit__(self, *exc_info) -> None:
+        _placement.on_graph_device = self._before

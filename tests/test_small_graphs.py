@@ -57,6 +57,12 @@ def test_on_graph_devices_keeps_any_graph_where_it_is(seen_gpu, monkeypatch):
             pass
         assert run_devices(large, None) == [CPU]  # an inner block leaves it on
     assert run_devices(large, None) == [GPU]
+    placed = on_graph_devices()  # one object entered again and again, as for generator items
+    for _ in range(2):
+        with pytest.raises(KeyError), placed:
+            assert run_devices(large, None) == [CPU]
+            raise KeyError  # an item that raises leaves the placement as it found it
+        assert run_devices(large, None) == [GPU]
 
 
 def test_without_a_gpu_nothing_changes(monkeypatch):

@@ -140,8 +140,9 @@ def _each_on_graph_devices(generator):
     """``generator``'s items, each computed within :func:`on_graph_devices`
     (a generator runs its primitives when asked for items, after the call
     returned), and the caller's code between items outside it."""
+    placed = on_graph_devices()
     while True:
-        with on_graph_devices():
+        with placed:
             try:
                 item = next(generator)
             except StopIteration:
