@@ -93,6 +93,13 @@ def assert_same(got, expected, ordered=True, where="result"):
     elif isinstance(expected, nx.Graph):
         assert got.is_directed() == expected.is_directed()
         assert dict(got.nodes) == dict(expected.nodes) and got.adj == expected.adj
+        if ordered:  # nodes, and each row's neighbours, in NetworkX's order
+            assert list(got.nodes) == list(expected.nodes), where
+            assert [list(row) for row in got.adj.values()] == \
+                [list(row) for row in expected.adj.values()], where
+            if got.is_directed():
+                assert [list(row) for row in got.pred.values()] == \
+                    [list(row) for row in expected.pred.values()], where
     else:
         assert got == expected, f"{where}: {got!r} != {expected!r}"
 

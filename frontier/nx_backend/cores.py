@@ -1,8 +1,9 @@
 """k-cores with NetworkX's signatures, by Frontier's peeling (:mod:`primitives.kcore`).
 
 ``core_number`` converts the answer to a dict keyed by node. ``k_core``
-returns NetworkX's subgraph: the same graph class, nodes and edges, and
-``G``'s graph attributes; nodes come in ``G``'s order (NetworkX's order
+returns NetworkX's subgraph (built by :mod:`.answer_graphs`): the same
+graph class, nodes and edges, and ``G``'s graph attributes; nodes come in
+``G``'s order (NetworkX's order
 follows its subgraph view, which for a small core iterates a set). The
 backend's graph keeps no node or edge attributes, so ``can_run`` leaves
 graphs that have any to NetworkX, which copies them.
@@ -19,6 +20,7 @@ import frontier as fr
 from frontier.networkx_arcs import no_row_attributes
 from primitives import core_number as peel
 
+from .answer_graphs import networkx_graph
 from .graph import BackendGraph, Declined
 
 
@@ -39,14 +41,9 @@ def k_core(G: BackendGraph, k=None, core_number=None):
     for node, core in core_number.items():
         if core >= k and node in G:  # NetworkX keeps only nodes of G
             inside[G.index[node]] = True
-    core_graph = (nx.DiGraph if G.directed else nx.Graph)()
-    core_graph.graph.update(G.graph)
-    nodes = G.nodes
-    core_graph.add_nodes_from(nodes[i] for i in np.flatnonzero(inside).tolist())
     keep = inside[G.edge_src] & inside[G.edge_dst]
-    core_graph.add_edges_from(zip([nodes[i] for i in G.edge_src[keep].tolist()],
-                                  [nodes[i] for i in G.edge_dst[keep].tolist()]))
-    return core_graph
+    return networkx_graph(nx.DiGraph if G.directed else nx.Graph, G.nodes,
+                          np.flatnonzero(inside), G.edge_src[keep], G.edge_dst[keep], G.graph)
 
 
 def check_no_attributes(a) -> None:

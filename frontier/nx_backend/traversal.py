@@ -17,6 +17,7 @@ import numpy as np
 import frontier as fr
 from primitives import bfs
 
+from .answer_graphs import networkx_graph
 from .graph import BackendGraph, Declined
 from .order import Levels, bfs_levels
 
@@ -85,11 +86,17 @@ def _named_parents(G, source, levels: Levels) -> list:
 
 
 def bfs_tree(G: BackendGraph, source, reverse=False, depth_limit=None, sort_neighbors=None):
-    """``nx.bfs_tree``: the BFS tree as a ``nx.DiGraph``."""
-    tree = nx.DiGraph()
-    tree.add_node(source)
-    tree.add_edges_from(bfs_edges(G, source, reverse, depth_limit, sort_neighbors))
-    return tree
+    """``nx.bfs_tree``: the BFS tree as a ``nx.DiGraph``: the source (the
+    object given), then each vertex reached, in NetworkX's order, with the
+    edge from its parent (built by :mod:`.answer_graphs`)."""
+    check_sort_neighbors(sort_neighbors)
+    check_limit("depth_limit", depth_limit)
+    levels = tree_levels(G, source, reverse=reverse, limit=depth_limit)
+    labels = list(G.nodes)
+    labels[int(levels.vertices[0])] = source  # NetworkX's tree holds the object given
+    first = levels.starts[1]
+    return networkx_graph(nx.DiGraph, labels, levels.vertices, levels.parents[first:],
+                          levels.vertices[first:])
 
 
 def bfs_predecessors(G: BackendGraph, source, depth_limit=None, sort_neighbors=None):
