@@ -61,7 +61,6 @@ def networkx_graph(cls, labels: list, order, src, dst, graph_attrs: dict | None 
         edges = np.concatenate([np.arange(len(src)), np.flatnonzero(~loop)])
         graph._adj.update(zip(in_order, _rows(nodes, data, rank, rows, neighbours, edges,
                                                len(order))))
-    nx._clear_cache(graph)
     return graph
 
 
