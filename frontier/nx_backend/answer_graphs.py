@@ -1,5 +1,5 @@
-"""NetworkX graphs built as answers (``k_core``'s subgraph), without a
-Python step per edge.
+"""NetworkX graphs built as answers (``k_core``'s subgraph, ``bfs_tree``'s
+tree), without a Python step per edge.
 
 ``nx.Graph()`` with ``add_nodes_from`` and ``add_edges_from`` makes its
 dicts one edge at a time: about 3 s for a million edges on the development
