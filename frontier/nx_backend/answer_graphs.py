@@ -42,7 +42,7 @@ def networkx_graph(cls, labels: list, order, src, dst, graph_attrs: dict | None 
     rank = np.full(len(labels), -1, dtype=np.int64)
     rank[order] = np.arange(len(order))
     directed = cls is nx.DiGraph
-    _check_edges(rank, src, dst, directed)
+    _check_ends(rank, src, dst)
     graph = cls()
     if graph_attrs:
         graph.graph.update(graph_attrs)
@@ -68,21 +68,22 @@ def _rows(nodes, data, rank, rows, neighbours, edges, count: int) -> list:
     """Each node's row dict, in node order: neighbour -> the data dict of
     the arc's edge (``edges``: each arc's place in the edge list), arcs in
     a row in the order of their edges, as ``add_edges_from`` meets them;
-    ``count`` nodes."""
+    ``count`` nodes. ValueError if a row holds a neighbour twice: an edge
+    listed twice (in an undirected graph, in either direction)."""
     place = rank[rows]
     arcs = np.argsort(place * max(len(data), 1) + edges)  # (row, edge): each key once
     pairs = zip(nodes[neighbours[arcs]].tolist(), data[edges[arcs]].tolist())
     # one dict call a row, each over the next `degree` pairs: all in C
-    return list(map(dict, map(islice, repeat(pairs), np.bincount(place, minlength=count).tolist())))
+    built = list(map(dict, map(islice, repeat(pairs),
+                               np.bincount(place, minlength=count).tolist())))
+    if sum(map(len, built)) != len(rows):  # a neighbour twice in a row
+        raise ValueError("an edge is listed twice")
+    return built
 
 
-def _check_edges(rank, src, dst, directed: bool) -> None:
-    """ValueError unless every end is a node of the graph and no edge repeats."""
+def _check_ends(rank, src, dst) -> None:
+    """ValueError unless every edge has two ends, each a node of the graph."""
     if len(src) != len(dst):
         raise ValueError(f"{len(src)} sources against {len(dst)} targets")
     if len(src) and (rank[src].min() < 0 or rank[dst].min() < 0):
         raise ValueError("an edge's end is not among the graph's nodes")
-    low, high = (src, dst) if directed else (np.minimum(src, dst), np.maximum(src, dst))
-    pairs = np.sort(low * len(rank) + high)
-    if np.any(pairs[1:] == pairs[:-1]):
-        raise ValueError("an edge is listed twice")
