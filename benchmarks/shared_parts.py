@@ -12,9 +12,12 @@ boundaries, in the same process and alternating:
 
 SSSP and BFS (which only pushes) also declare ``copies_may_lag``, so their
 output boundary sends offers only; ``refresh`` times it with the refreshes
-it sent before that declaration. BC and PageRank declare nothing, so they have the snapshot
-boundary only. ``--boundaries`` keeps some of these (the one-part run is
-always made: the ratios need it).
+it sent before that declaration. BFS's levels run jointly on the parts
+(``joint``, :mod:`frontier.multi.joint_levels`: each level's boundary on the
+device); its ``output`` is then the output boundary after every level. BC
+and PageRank declare nothing, so they have the snapshot boundary only.
+``--boundaries`` keeps some of these (the one-part run is always made: the
+ratios need it).
 Each record holds the median time over roots (each root's median of
 ``--repeat`` runs after a warm-up; CUDA events), the bytes exchanged per
 call, the iterations, the device memory pool's size after the runs (the
@@ -53,6 +56,7 @@ import frontier.multi.communicator as communicator  # noqa: E402
 from frontier.bench.harness import Settings, frontier_workload, pick_roots  # noqa: E402
 from frontier.bench.measure import timer  # noqa: E402
 from frontier.bench.records import describe_device, versions  # noqa: E402
+from frontier.multi import joint_levels  # noqa: E402
 
 #: the primitive classes whose declaration the snapshot boundary turns off
 DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.dobfs", "DOBFS"),
@@ -70,8 +74,10 @@ def boundaries(primitive: str, parts: int) -> list[str]:
         return ["none"]
     if primitive not in DECLARING:
         return ["snapshot"]
-    lagging = declaring_class(primitive).copies_may_lag
-    return ["output", *(["refresh"] if lagging else []), "snapshot"]
+    declared = declaring_class(primitive)
+    lagging = declared.copies_may_lag
+    joint = ["joint"] if lagging and declared.replayable else []
+    return [*joint, "output", *(["refresh"] if lagging else []), "snapshot"]
 
 
 def run_config(graph, primitive: str, parts: int, duplication: str, boundary: str,
@@ -90,7 +96,8 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     lagging = declared is not None and declared.copies_may_lag
     if declared is not None:
         declared.changes_only_in_output = boundary != "snapshot"
-        declared.copies_may_lag = lagging and boundary == "output"
+        declared.copies_may_lag = lagging and boundary in ("joint", "output")
+    joint_levels.JOINT_LEVELS = boundary in ("joint", "none")
     try:
         clock = timer(device)
         result = work.run(sources[0])  # warm-up: builds and places the parts
@@ -109,6 +116,7 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
         if declared is not None:
             declared.changes_only_in_output = True
             declared.copies_may_lag = lagging
+        joint_levels.JOINT_LEVELS = True
     return {"time_ms": statistics.median(times), "times_ms": times,
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
             "bound_bytes": statistics.median(bound) if bound else None,
@@ -149,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="benchmarks/results")
-    parser.add_argument("--boundaries", default="output,refresh,snapshot",
-                        help="the multi-part boundaries to time (of output, refresh, snapshot)")
+    parser.add_argument("--boundaries", default="joint,output,refresh,snapshot",
+                        help="the multi-part boundaries to time (of joint, output, refresh, "
+                             "snapshot)")
     parser.add_argument("--host-syncs", action="store_true",
                         help="order the parts' all-to-all copies by host synchronizations "
                              "instead of CUDA events (communicator.ORDER_BY_EVENTS = False)")

@@ -70,15 +70,17 @@ def run_steps(run, max_iterations: int | None, boundary=None, budget=None,
     if began is not None:
         steps.setup_events = (began, _event_now(run.graph.device))
     dense = _checks_dense_steps(run, boundary)
+    joint = getattr(boundary, "joint", None)
     while not _stop(run, frontier, steps.iterations, boundary):
         iteration = steps.iterations
         if max_iterations is not None and iteration >= max_iterations:
             raise RuntimeError(f"{name} did not converge in {max_iterations} iterations")
         if dense:
             _check_dense(run, frontier, iteration)
-        with _batch(replay, iteration, max_iterations, run.graph.device.is_gpu) as batch:
+        with _batch(replay or joint is not None, iteration, max_iterations,
+                    run.graph.device.is_gpu, joint) as batch:
             frontier = run.step(frontier, iteration)
-        if boundary is not None:
+        if boundary is not None and not (batch is not None and batch.exchanged):
             frontier = boundary.synchronize(frontier)
         taken = 1 if batch is None else batch.taken
         steps.iterations += taken
@@ -112,14 +114,15 @@ def _event_now(device):
     return event
 
 
-def _batch(replay: bool, iteration: int, max_iterations: int | None, gpu: bool):
+def _batch(replay: bool, iteration: int, max_iterations: int | None, gpu: bool, joint=None):
     """The level batch a replayed step runs in (none without ``replay``),
-    never reaching past ``max_iterations``."""
+    never reaching past ``max_iterations``; ``joint``: a part's joint
+    levels (:mod:`frontier.multi.joint_levels`), the batch's only use then."""
     if not replay:
         return contextlib.nullcontext()
     most = LEVELS_PER_BATCH if gpu else HOST_LEVELS_PER_BATCH
     left = most if max_iterations is None else max_iterations - iteration
-    return level_batch(min(most, left))
+    return level_batch(min(most, left), joint)
 
 
 def _stop(run, frontier, iteration: int, boundary) -> bool:

@@ -55,29 +55,35 @@ _open = threading.local()
 #: which a replayed run may have differently.
 RUN_STATISTICS = frozenset({"iterations", "elapsed_s", "setup_s", "devices", "partition",
                             "exchanged_bytes", "exchange_s", "node_labels",
-                            "replayed_levels", "replayed_steps"})
+                            "replayed_levels", "replayed_steps", "part_bytes"})
 
 
 class LevelBatch:
     """Permission for one operator call to run up to ``allowed`` levels;
     the operator sets ``taken`` to the number it ran (1: the usual one)."""
 
-    __slots__ = ("allowed", "taken", "ran_on", "_claimed")
+    __slots__ = ("allowed", "taken", "ran_on", "joint", "exchanged", "_claimed")
 
-    def __init__(self, allowed: int):
+    def __init__(self, allowed: int, joint=None):
         self.allowed = int(allowed)
         self.taken = 1
         #: set by an operator that ran the step's work on to its fixed point
         #: in one call (SciPy's Dijkstra for a relaxation on the CPU)
         self.ran_on = False
+        #: on a part of a multi-device run, the levels it may run with its
+        #: peers (:class:`frontier.multi.joint_levels.JointLevels`): only
+        #: those, each with its boundary, which then sets ``exchanged``
+        self.joint = joint
+        self.exchanged = False
         self._claimed = False
 
 
 @contextlib.contextmanager
-def level_batch(allowed: int):
+def level_batch(allowed: int, joint=None):
     """Open a :class:`LevelBatch` of ``allowed`` levels for the step run
-    inside the block (this thread only); yields the batch."""
-    batch = LevelBatch(allowed)
+    inside the block (this thread only); yields the batch. ``joint``: a
+    part's joint levels (:attr:`LevelBatch.joint`)."""
+    batch = LevelBatch(allowed, joint)
     previous = getattr(_open, "batch", None)
     _open.batch = batch
     try:
@@ -91,7 +97,19 @@ def claim_batch() -> LevelBatch | None:
     this step has claimed it yet; claiming it means the caller's output is
     the step's output. ``None`` outside a replayable step."""
     batch = getattr(_open, "batch", None)
-    if batch is None or batch._claimed or batch.allowed < 2:
+    if batch is None or batch._claimed or batch.allowed < 2 or batch.joint is not None:
+        return None
+    batch._claimed = True
+    return batch
+
+
+def joint_batch() -> LevelBatch | None:
+    """The open batch of a part whose levels may run with its peers'
+    (``batch.joint``), if no operator of this step has claimed it yet;
+    claiming it means the caller's output is the step's output, after the
+    boundary of its last level."""
+    batch = getattr(_open, "batch", None)
+    if batch is None or batch._claimed or batch.joint is None:
         return None
     batch._claimed = True
     return batch

@@ -25,6 +25,7 @@ from test_output_exchange import RefreshingSSSP
 
 import frontier as fr
 import primitives
+from frontier.multi import joint_levels
 from frontier.multi.output_exchange import OutputExchange, applies
 from frontier.primitive import CHECK_VARIABLE
 from primitives.bfs import BFS
@@ -230,6 +231,7 @@ def test_a_wrong_stop_hint_is_caught(monkeypatch):
     frontiers' reduction: a hint that always claims an owned output would
     never let the run stop, and raises instead."""
     monkeypatch.setenv(CHECK_VARIABLE, "1")
+    monkeypatch.setattr(joint_levels, "JOINT_LEVELS", False)  # BFS's levels take the boundary
     monkeypatch.setattr(OutputExchange, "_stop_hint", lambda self, own, offers: self.comm.size + 1)
     G = fr.generators.kronecker(8, 8, seed=0, device="cpu")
     with pytest.raises(RuntimeError, match="stop hint"):

@@ -23,6 +23,7 @@ from strategies import edge_lists
 
 import frontier as fr
 from frontier import loop
+from frontier.multi import joint_levels
 from frontier.operators import host_levels
 from frontier.primitive import DeclarationError
 from primitives.bfs import BFS
@@ -261,7 +262,10 @@ def test_the_declaration_is_checked_only_when_asked(monkeypatch):
     assert result.replayed_levels > 0  # unchecked, it keeps what the batch did
 
 
-def test_several_devices_run_level_by_level():
+def test_several_devices_run_level_by_level_without_joint_levels(monkeypatch):
+    """Parts replay a claim's levels only jointly, each level with its
+    boundary (tests/test_joint_levels.py); without that, level by level."""
+    monkeypatch.setattr(joint_levels, "JOINT_LEVELS", False)
     G = _path(200, "cpu")
     result = fr.enact(BFS, G, source=0, devices=["cpu:0", "cpu:1"])
     assert result.replayed_levels == 0 and result.iterations == 200

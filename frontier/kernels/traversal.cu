@@ -157,9 +157,11 @@ __device__ __forceinline__ void for_each_edge(const long long* offsets, const V*
     }
 }
 
-// Append `vertex` to `out` with one atomic per warp instead of one per thread.
-template <typename V>
-__device__ __forceinline__ void warp_append(bool take, V vertex, V* out, u64* out_count) {
+// Append `vertex` to `out` (and `value` to `values`, unless null) with one
+// atomic per warp instead of one per thread; every lane calls it.
+template <typename V, typename P>
+__device__ __forceinline__ void warp_append_pair(bool take, V vertex, P value, V* out,
+                                                 P* values, u64* out_count) {
     unsigned int takers = __ballot_sync(FULL_MASK, take);
     if (takers == 0) return;
     int lane = threadIdx.x & 31;
@@ -167,7 +169,17 @@ __device__ __forceinline__ void warp_append(bool take, V vertex, V* out, u64* ou
     u64 base = 0;
     if (lane == leader) base = atomicAdd(out_count, (u64)__popc(takers));
     base = __shfl_sync(FULL_MASK, base, leader);
-    if (take) out[base + __popc(takers & ((1u << lane) - 1))] = vertex;
+    if (take) {
+        u64 at = base + __popc(takers & ((1u << lane) - 1));
+        out[at] = vertex;
+        if (values) values[at] = value;
+    }
+}
+
+// Append `vertex` to `out` with one atomic per warp instead of one per thread.
+template <typename V>
+__device__ __forceinline__ void warp_append(bool take, V vertex, V* out, u64* out_count) {
+    warp_append_pair(take, vertex, vertex, out, (V*)0, out_count);
 }
 
 // Set bit `v`; true if this call set it (it was clear before).
@@ -1635,4 +1647,257 @@ __global__ void pull_levels_queue(const unsigned int* bits, long long n, u64* st
     const long long words = (n + 31) >> 5;
     if (blockIdx.x == 0 && threadIdx.x == 0) state[19] = 1;
     bits_to_queue(bits + (levels & 1) * words, words, queue, state + 18);
+}
+
+// ---------------------------------------------------------------------------
+// Joint levels (frontier/multi/joint_levels.py): a claim's levels run by
+// every part of a multi-device run with no host read between a level's
+// step and its boundary. A part's claims are routed as they are won: a
+// vertex it owns goes to its next queue, another part's to that part's
+// outbox (as the owner's slot, with the predecessor as a caller id), which
+// the owner merges in joint_merge. A claim is decided on the part's bitmap
+// of labelled vertices, `seen`. Every length stays on the device, in a
+// part's `counts`: [0] and [1] the two queues' lengths (level k reads queue
+// k % 2 and fills the other), [2] the chunks listed, then the outboxes'
+// lengths, [3 + parity * parts + p] for part p (level k fills parity k % 2).
+
+// Claim `dst` at `label`: the part's bitmap of labelled vertices, `seen`
+// (L2-resident where the labels are not), decides; the winner writes the label.
+__device__ __forceinline__ bool claim_unseen(unsigned int* seen, int* labels, int label,
+                                             long long dst) {
+    if (!test_and_set(seen, dst)) return false;
+    labels[dst] = label;
+    return true;
+}
+
+// Where a part's won claims go: the predecessor, written here; this part's
+// next queue for a vertex it owns (every vertex, without `owner`), else its
+// owner's outbox as the owner's slot (on_owner[dst], or dst itself), with
+// the predecessor. outbox_starts[p]: where part p's outbox starts in
+// `outbox` and `outbox_preds` (of this level's parity).
+template <typename V, typename P>
+struct Routes {
+    P* predecessor;
+    const signed char* owner;
+    int rank, parts;
+    const V* on_owner;
+    V* next;
+    u64* next_count;
+    V* outbox;
+    P* outbox_preds;
+    const long long* outbox_starts;
+    u64* outbox_counts;
+};
+
+// Route the lanes' won claims of `dst` from `from` (a caller id); every
+// lane calls it.
+template <typename V, typename P>
+__device__ __forceinline__ void route(bool take, V dst, P from, const Routes<V, P>& r) {
+    if (take && r.predecessor) r.predecessor[dst] = from;
+    const int part = !take ? -1 : r.owner ? (int)r.owner[dst] : r.rank;
+    warp_append(part == r.rank, dst, r.next, r.next_count);
+    for (int p = 0; p < r.parts; ++p) {
+        if (p == r.rank || !__any_sync(FULL_MASK, part == p)) continue;
+        warp_append_pair(part == p, r.on_owner && part == p ? r.on_owner[dst] : dst, from,
+                         r.outbox + r.outbox_starts[p],
+                         r.outbox_preds ? r.outbox_preds + r.outbox_starts[p] : (P*)0,
+                         r.outbox_counts + p);
+    }
+}
+
+// A warp's won claims wait in shared memory (STAGED entries of the warp's
+// own) and are routed 32 at a time: in a level that claims millions, an
+// append each round would meet at one counter.
+#define STAGED 64
+template <typename V, typename P>
+struct Stage {
+    V* dsts;
+    P* froms;
+    int staged;
+};
+
+// The calling warp's stage, empty (blocks of 256 threads: 8 warps).
+template <typename V, typename P>
+__device__ __forceinline__ Stage<V, P> warp_stage() {
+    __shared__ V dsts[8 * STAGED];
+    __shared__ P froms[8 * STAGED];
+    const int warp = threadIdx.x >> 5;
+    return Stage<V, P>{dsts + warp * STAGED, froms + warp * STAGED, 0};
+}
+
+// Stage the lanes' won claims of `dst` from `from`; every lane calls it.
+template <typename V, typename P>
+__device__ __forceinline__ void stage(bool take, V dst, P from, Stage<V, P>& s,
+                                      const Routes<V, P>& r) {
+    const int lane = threadIdx.x & 31;
+    const unsigned int takers = __ballot_sync(FULL_MASK, take);
+    if (take) {
+        const int at = s.staged + __popc(takers & ((1u << lane) - 1));
+        s.dsts[at] = dst;
+        s.froms[at] = from;
+    }
+    s.staged += __popc(takers);
+    if (s.staged >= 32) {
+        __syncwarp();
+        route(true, s.dsts[lane], s.froms[lane], r);
+        __syncwarp();
+        if (lane < s.staged - 32) {
+            s.dsts[lane] = s.dsts[32 + lane];
+            s.froms[lane] = s.froms[32 + lane];
+        }
+        __syncwarp();
+        s.staged -= 32;
+    }
+}
+
+// Route what is left in a warp's stage (at the end of a kernel).
+template <typename V, typename P>
+__device__ __forceinline__ void flush(const Stage<V, P>& s, const Routes<V, P>& r) {
+    const int lane = threadIdx.x & 31;
+    __syncwarp();
+    const bool take = lane < s.staged;
+    route(take, take ? s.dsts[lane] : (V)0, take ? s.froms[lane] : (P)0, r);
+}
+
+// One level from queue `input` (its length at *input_count): each warp
+// takes 32 vertices of at most hub_min out-edges and walks their edges
+// together, 32 a round (a warp-wide scan of their degrees tells each lane
+// its vertex). A vertex of more is cut into chunks of `chunk` edges, listed
+// (its id, the chunk's first edge) in chunk_sources and chunk_firsts
+// (their number at *chunk_count) for joint_claim_chunks.
+template <typename V, typename P>
+__global__ void joint_claim(const long long* offsets, const V* columns, const V* input,
+                            const u64* input_count, unsigned int* seen, int* labels, int label,
+                            P* predecessor, const P* slot_ids, const signed char* owner,
+                            int rank, int parts, const V* on_owner, V* next, u64* next_count,
+                            V* outbox, P* outbox_preds, const long long* outbox_starts,
+                            u64* outbox_counts, long long hub_min, long long chunk,
+                            V* chunk_sources, long long* chunk_firsts, u64* chunk_count) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    const long long count = (long long)*input_count;
+    const Routes<V, P> routes{predecessor, owner, rank, parts, on_owner, next, next_count,
+                              outbox, outbox_preds, outbox_starts, outbox_counts};
+    Stage<V, P> waiting = warp_stage<V, P>();
+    long long base = (((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32;
+    for (; base < count; base += warps * 32) {
+        const long long i = base + lane;
+        V src = 0;
+        long long first = 0, degree = 0;
+        if (i < count) {
+            src = input[i];
+            first = offsets[src];
+            degree = offsets[src + 1] - first;
+        }
+        if (degree > hub_min) {  // its chunks, listed by its lane
+            const long long chunks = (degree + chunk - 1) / chunk;
+            const long long at = (long long)atomicAdd(chunk_count, (u64)chunks);
+            for (long long c = 0; c < chunks; ++c) {
+                chunk_sources[at + c] = src;
+                chunk_firsts[at + c] = first + c * chunk;
+            }
+            degree = 0;
+        }
+        long long inclusive = degree;
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            long long other = __shfl_up_sync(FULL_MASK, inclusive, offset);
+            if (lane >= offset) inclusive += other;
+        }
+        const long long total = __shfl_sync(FULL_MASK, inclusive, 31);
+        const long long exclusive = inclusive - degree;
+        for (long long e = lane; e - lane < total; e += 32) {
+            int holder = 0;  // the last lane whose edges start at or before e: e's vertex
+            for (int step = 16; step; step >>= 1) {
+                long long start = __shfl_sync(FULL_MASK, exclusive, holder + step);
+                if (start <= e) holder += step;
+            }
+            const V from = __shfl_sync(FULL_MASK, src, holder);
+            const long long edge = __shfl_sync(FULL_MASK, first, holder) + e
+                                   - __shfl_sync(FULL_MASK, exclusive, holder);
+            V dst = 0;
+            bool take = false;
+            if (e < total) {
+                dst = columns[edge];
+                take = claim_unseen(seen, labels, label, dst);
+            }
+            stage(take, dst, take ? (P)(slot_ids ? slot_ids[from] : from) : (P)0, waiting,
+                  routes);
+        }
+    }
+    flush(waiting, routes);
+}
+
+// The chunks joint_claim listed, a warp per chunk.
+template <typename V, typename P>
+__global__ void joint_claim_chunks(const long long* offsets, const V* columns,
+                                   const V* chunk_sources, const long long* chunk_firsts,
+                                   const u64* chunk_count, long long chunk, unsigned int* seen,
+                                   int* labels, int label, P* predecessor, const P* slot_ids,
+                                   const signed char* owner, int rank, int parts,
+                                   const V* on_owner, V* next, u64* next_count, V* outbox,
+                                   P* outbox_preds, const long long* outbox_starts,
+                                   u64* outbox_counts) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    const long long count = (long long)*chunk_count;
+    const Routes<V, P> routes{predecessor, owner, rank, parts, on_owner, next, next_count,
+                              outbox, outbox_preds, outbox_starts, outbox_counts};
+    Stage<V, P> waiting = warp_stage<V, P>();
+    long long c = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    for (; c < count; c += warps) {
+        const V src = chunk_sources[c];
+        const P from = (P)(slot_ids ? slot_ids[src] : src);
+        const long long begin = chunk_firsts[c];
+        const long long end = min(offsets[src + 1], begin + chunk);
+        for (long long edge = begin + lane; edge - lane < end; edge += 32) {
+            V dst = 0;
+            bool take = false;
+            if (edge < end) {
+                dst = columns[edge];
+                take = claim_unseen(seen, labels, label, dst);
+            }
+            stage(take, dst, from, waiting, routes);
+        }
+    }
+    flush(waiting, routes);
+}
+
+// A level's offers from the peers, after their joint_claim: inboxes[q],
+// inbox_preds[q] and inbox_counts[q] are the addresses of peer q's outbox
+// for this part, its predecessors (0: none) and its length. An unlabelled
+// slot is claimed at `label` and joins the next queue. Block 0's first
+// thread also zeroes what the next level fills: this level's input length
+// (`parity`), the chunks and the other parity's outbox lengths.
+template <typename V, typename P>
+__global__ void joint_merge(const u64* inboxes, const u64* inbox_preds, const u64* inbox_counts,
+                            int peers, unsigned int* seen, int* labels, int label,
+                            P* predecessor, V* next,
+                            u64* counts, int parity, int parts) {
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    const int lane = threadIdx.x & 31;
+    if (thread == 0) {
+        counts[parity] = 0;
+        counts[2] = 0;
+        for (int p = 0; p < parts; ++p) counts[3 + (1 - parity) * parts + p] = 0;
+    }
+    // every slot here is this part's: no owner, no outbox
+    const Routes<V, P> routes{predecessor, nullptr, 0, 0, nullptr, next, counts + (1 - parity),
+                              nullptr, nullptr, nullptr, nullptr};
+    Stage<V, P> waiting = warp_stage<V, P>();
+    for (int q = 0; q < peers; ++q) {
+        const V* slots = (const V*)inboxes[q];
+        const P* preds = (const P*)inbox_preds[q];
+        const long long count = (long long)*(const u64*)inbox_counts[q];
+        for (long long i = thread; i - lane < count; i += threads) {
+            V slot = 0;
+            bool take = false;
+            if (i < count) {
+                slot = slots[i];
+                take = claim_unseen(seen, labels, label, slot);
+            }
+            stage(take, slot, take && preds ? preds[i] : (P)0, waiting, routes);
+        }
+    }
+    flush(waiting, routes);
 }

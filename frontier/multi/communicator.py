@@ -310,6 +310,11 @@ class LocalCommunicator(PostedVotes, Communicator):
     def alltoall(self, messages: list) -> list:
         return self._alltoall(messages, 0)[0]
 
+    def allgather(self, item) -> list:
+        """Every rank's ``item``, by rank (references: the ranks share a
+        process)."""
+        return self._exchange(item)
+
     def alltoall_and_sum(self, messages: list, value) -> tuple:
         return self._alltoall(messages, value)
 

@@ -16,7 +16,7 @@ import logging
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,7 +30,9 @@ from ..memory import (
     distinct_array_bytes,
     release_frames,
 )
+from ..primitive import checking_declarations
 from ..ranges import concatenated_ranges
+from ..replay import check_replay
 from ..result import Result
 from ..turns import Turn
 from .communicator import LocalGroup
@@ -72,6 +74,8 @@ class PlacedPart:
     #: peer -> for each owned slot, the peer's slot for it, -1 where the peer
     #: keeps no copy (None: slots are the caller's ids everywhere)
     copy_slots: dict | None = None
+    #: what a boundary derives from the part once and keeps with it
+    derived: dict = field(default_factory=dict)
 
     @property
     def num_slots(self) -> int:
@@ -137,24 +141,40 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
     device is :func:`frontier.multi.processes.enact_in_processes`).
     ``placed``: the partition and parts already on the devices (a
     distributed graph's)."""
-    count = len(devices)
     layout, placed = placed or _placed_parts(graph, devices, partition, partition_seed,
                                              duplication, memory_limit)
+    call = dict(num_vertices=graph.num_vertices, num_arcs=graph.num_arcs,
+                communication=communication, max_iterations=max_iterations, params=params,
+                memory_limit=memory_limit)
+    start = time.perf_counter()
+    result = _run_threads(primitive, devices, placed, call)
+    elapsed = time.perf_counter() - start
+    if result.replayed_steps and checking_declarations():  # joint levels against level by level
+        check_replay(primitive, result,
+                     _run_threads(primitive, devices, placed, dict(call, joint=False)))
+    result.elapsed_s = elapsed
+    result.devices = tuple(device.name for device in devices)
+    result.partition = dict(layout.to_dict(), duplication=duplication,
+                            communication=communication, workers="threads")
+    return result
+
+
+def _run_threads(primitive, devices: list[Device], placed: list, call: dict) -> Result:
+    """:func:`run_rank` on each of ``placed`` in a thread of its own;
+    rank 0's result."""
     group = LocalGroup(devices)
-    outcomes: list = [None] * count
+    outcomes: list = [None] * len(devices)
     turn = Turn() if takes_turns(devices) else None
 
     def work(rank: int) -> None:
         try:
             with turn.held() if turn else contextlib.nullcontext():
-                outcomes[rank] = run_rank(primitive, graph.num_vertices, graph.num_arcs,
-                                          placed[rank], group.endpoint(rank), communication,
-                                          max_iterations, params, memory_limit)
+                outcomes[rank] = run_rank(primitive, part=placed[rank],
+                                          communicator=group.endpoint(rank), **call)
         except BaseException as error:  # noqa: BLE001 - handed to the caller below
             outcomes[rank] = error
             group.abort()
 
-    start = time.perf_counter()
     threads = [threading.Thread(target=work, args=(rank,), name=f"frontier-{device.name}")
                for rank, device in enumerate(devices)]
     with _switch_interval(SWITCH_INTERVAL_S if any(device.is_gpu for device in devices)
@@ -163,15 +183,9 @@ def enact_on_devices(primitive, graph, devices: list[Device], *, partition,
             thread.start()
         for thread in threads:
             thread.join()
-    elapsed = time.perf_counter() - start
     _release_workspaces(devices)
     _raise_first_error(outcomes)
-    result = outcomes[0]
-    result.elapsed_s = elapsed
-    result.devices = tuple(device.name for device in devices)
-    result.partition = dict(layout.to_dict(), duplication=duplication,
-                            communication=communication, workers="threads")
-    return result
+    return outcomes[0]
 
 
 def takes_turns(devices: list[Device]) -> bool:
@@ -217,10 +231,12 @@ def _built_parts(graph: Graph, owner, count: int, duplication: str) -> list:
 
 def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, communicator,
              communication: str, max_iterations, params: dict,
-             memory_limit: int | None = None) -> Result | None:
+             memory_limit: int | None = None, joint: bool = True) -> Result | None:
     """One rank's whole run: the primitive's loop on its part with an
     exchange after every step, then the result gathered on rank 0 (returned
-    there; the other ranks return ``None``)."""
+    there; the other ranks return ``None``). ``joint``: whether a claim's
+    levels may run with the peers' (:mod:`.joint_levels`; False: a
+    boundary after each level)."""
     from ..loop import iterate
 
     device = communicator.device
@@ -230,6 +246,8 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
         run.view = PartView(part, communicator, num_vertices, num_arcs)
         boundary = OutputExchange if applies(primitive, communication) else Exchange
         exchange = boundary(run, part, communicator, ROUTES[communication])
+        if not joint:
+            exchange.joint = None
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         result.part_bytes = part_bytes(part, run, exchange)
         return gather_result(result, part, communicator, num_vertices, exchange, num_arcs)
@@ -238,11 +256,13 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
 def part_bytes(part: PlacedPart, run, exchange) -> int:
     """Bytes a part holds on its device at the end of a run: its graph, its
     slot tables, the primitive's arrays and the boundary's (routing lists,
-    snapshots, marks). The operators' temporaries, freed within a step, are
-    not counted."""
+    snapshots, marks, the joint levels' queues and outboxes). The
+    operators' temporaries, freed within a step, are not counted."""
     holders = [part, run, exchange, *exchange.lists.values()]
     if getattr(exchange, "snapshot", None):
         holders.append(exchange.snapshot)
+    if exchange.joint is not None and exchange.joint.buffers is not None:
+        holders.append(exchange.joint.buffers)  # queues, outboxes
     return part.graph.storage_bytes() + distinct_array_bytes(*holders)
 
 

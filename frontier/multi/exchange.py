@@ -54,6 +54,8 @@ class Exchange:
         self.votes = not _decides_globally(type(run))
         self.sent_bytes = 0
         self.seconds = 0.0
+        #: the levels a claim may run with its peers (only the output boundary's)
+        self.joint = None
 
     def arrays(self) -> dict:
         """The declared arrays by name, checked to be vertex arrays of this part."""

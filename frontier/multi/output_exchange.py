@@ -59,6 +59,7 @@ from ..graph import index_dtype
 from ..kernels import boundary, compact
 from ..primitive import DeclarationError, checking_declarations
 from .exchange import Exchange
+from .joint_levels import joint_levels
 from .merge import as_unsigned, merge
 from .messages import differs
 
@@ -110,6 +111,7 @@ class OutputExchange(Exchange):
         # checking copies_may_lag: which changed slots get a refresh
         self.draws = np.random.default_rng(communicator.rank) \
             if self.lagging and self.checking else None
+        self.joint = joint_levels(self, communicator)
 
     def keeps_snapshot(self) -> bool:
         return self.checking

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ..direction import DIRECTIONS, AutoDirection
 from ..frontier import Frontier, as_frontier
 from ..graph import Graph
-from ..replay import claim_batch
+from ..replay import claim_batch, joint_batch
 from ..slots import for_graph
 from .expand import default_chunk_edges, expand
 
@@ -84,6 +84,7 @@ def advance(
                              "the unvisited vertices themselves")
         from .auto import auto_advance
 
+        joint_batch()  # a part's joint levels only push: this step's boundary stays
         frontier = as_frontier(frontier, graph.num_vertices, graph.device)
         return auto_advance(advance, graph, frontier, functor, direction, chunk_edges)
     if direction == "auto":
@@ -97,6 +98,13 @@ def advance(
     if among is not None and direction == "push":
         raise ValueError("among= selects pull candidates; it has no meaning for push")
     functor = for_graph(functor, graph)
+    if direction == "push" and among is None:
+        batch = joint_batch()
+        if batch is not None:  # a part's levels, each with its boundary
+            output = batch.joint.run(graph, frontier, functor, batch)
+            if output is not None:
+                batch.exchanged = True
+                return output
     result = _fast_path(graph, frontier, functor, direction, among)
     if result is not None:
         return _predecessors_in_caller_ids(functor, result)

@@ -161,11 +161,11 @@ def _bits_unless(values, unset):
     into a reused buffer."""
     n = len(values)
     bits = workspace.bits(n)
-    _flags_to_bits(values, unset, NULL, bits)
+    flags_to_bits(values, unset, NULL, bits)
     return bits
 
 
-def _flags_to_bits(values, unset, also, bits) -> None:
+def flags_to_bits(values, unset, also, bits) -> None:
     """``bits`` = a bitmap of ``values != unset``, or'd with the bitmap
     ``also`` unless it is :data:`NULL` (``flags_to_bits``)."""
     n = len(values)
@@ -251,7 +251,7 @@ def pull_skip_bits(graph, labels):
     words = -(-len(labels) // 32)
     bits = graph.xp.empty(words, dtype=np.uint32)
     if words:
-        _flags_to_bits(labels, -1, no_in_edges_bits(graph), bits)
+        flags_to_bits(labels, -1, no_in_edges_bits(graph), bits)
     return bits
 
 

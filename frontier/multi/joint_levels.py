@@ -1,0 +1,390 @@
+"""A claim's levels on every part at once, with no host read inside a level.
+
+The output boundary (:mod:`.output_exchange`) makes a level of BFS on
+several parts a step, then a split with a read of its counts, an
+all-to-all, the merges and a collection with another read: a few dozen
+host operations and two or three waits for the device per part and level,
+1-2 ms of host time on a GPU, which is most of a level on parts sharing one
+GPU (issue 27). Where every part is a thread of this process and the step
+is a replayable claim whose copies may lag (BFS that pushes), the level
+can instead be run by three kernels per part that keep every length on
+the device:
+
+1. **claim and route** (``joint_claim``, and ``joint_claim_chunks`` for
+   the edges of vertices of many): each won claim goes, as it is won, to this
+   part's next queue if it owns the vertex, else to its owner's outbox, as
+   the owner's slot with the predecessor as a caller id;
+2. the parts meet once (a host barrier: each posts the event that ends its
+   claims, and its last level's frontier size);
+3. **merge** (``joint_merge``): each part claims the slots of the outboxes
+   addressed to it that it has not labelled, which join its next queue.
+   It reads its peers' outboxes where they lie (the same GPU, or a peer's
+   memory over NVLink), ordered after their claims by their events.
+
+The host reads a level's counts one level late (the device has the next
+level's claims queued meanwhile), and stops when the sum of the parts'
+frontiers is zero: a level past the last costs the launches of a claim over
+an empty queue. Outboxes and counts are double-buffered by level parity; a
+part zeroes the lengths the next level fills in its merge, which runs after
+its peers' claims of the same level, and so after their merges of the level
+before (the only readers of what it zeroes). Parts on the CPU (virtual
+devices) run the same levels with NumPy.
+
+The answers are those of the output boundary: the same labels, and a
+predecessor a valid parent at the level before (which of several parents
+may differ, as between two GPU runs). ``tests/test_joint_levels.py``
+compares the two on random graphs.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..frontier import Frontier
+from ..kernels.module import NULL, grid_for, kernel, pointer, resident_blocks
+from ..operators.fused import flags_to_bits
+from ..ranges import concatenated_ranges
+from ..turns import pause, resume
+
+#: Whether parts of one process run a replayable claim's levels jointly
+#: (False: the output boundary after every level; tests compare the two).
+JOINT_LEVELS = True
+#: A vertex of more out-edges than this is cut by ``joint_claim`` into
+#: chunks of :data:`HUB_CHUNK` edges, each walked by one warp
+#: (``joint_claim_chunks``); a warp walks 32 vertices of fewer together.
+HUB_MIN = 32
+HUB_CHUNK = 256
+
+
+def joint_levels(exchange, communicator) -> JointLevels | None:
+    """The joint levels of ``exchange``'s run (an output boundary), or
+    ``None`` where they do not apply: a primitive that is not replayable,
+    copies that must be current or a ``converged`` of its own, ranks that are
+    not threads of this process, more than 128 parts, or GPUs that cannot
+    read each other's memory. The same answer on every rank."""
+    from .communicator import LocalCommunicator
+
+    run = exchange.run
+    if not (JOINT_LEVELS and type(run).replayable and exchange.lagging and exchange.hinting
+            and isinstance(communicator, LocalCommunicator) and communicator.size <= 128):
+        return None
+    devices = communicator.group.devices
+    if any(device.is_gpu for device in devices) and not _reachable(devices):
+        return None
+    return JointLevels(exchange)
+
+
+def _reachable(devices) -> bool:
+    """Whether every GPU of ``devices`` reads the others' memory (the same
+    GPU, or peer access, which is then enabled)."""
+    from .communicator import _enable_peer_access
+
+    if not all(device.is_gpu for device in devices):
+        return False
+    import cupy
+
+    ordinals = sorted({device.index for device in devices})
+    for one in ordinals:
+        for other in ordinals:
+            if one != other:
+                if not cupy.cuda.runtime.deviceCanAccessPeer(one, other):
+                    return False
+                _enable_peer_access(one, other)
+    return True
+
+
+class JointLevels:
+    """One part's side of the joint levels (see the module docstring)."""
+
+    def __init__(self, exchange):
+        self.exchange = exchange
+        self.part = exchange.part
+        self.comm = exchange.comm
+        self.peers = [peer for peer in range(self.comm.size) if peer != self.comm.rank]
+        self.buffers = None
+
+    def run(self, graph, frontier: Frontier, functor, batch) -> Frontier | None:
+        """Up to ``batch.allowed`` levels of the claim ``functor`` from
+        ``frontier`` (this part's owned vertices), with the boundary of each;
+        sets ``batch.taken`` and returns the next frontier (its sum over the
+        parts prepaid for ``converged``). ``None``, on every part alike,
+        where the claim is not one these kernels make."""
+        if not self._fits(functor):
+            return None
+        if self.buffers is None:
+            self.buffers = _Buffers(self, graph, functor)
+        levels = self.buffers
+        exchange = self.exchange
+        levels.start(frontier.ids)
+        value = functor.value
+        levels.claim(0, value)
+        self._meet(levels.claimed(0), None)
+        levels.merge(0, value)
+        k = 1
+        while True:
+            if k < batch.allowed:
+                levels.claim(k, value + k)
+            size, sent = levels.read(k - 1)
+            exchange.sent_bytes += sent
+            begin = time.perf_counter()
+            total = self._meet(levels.claimed(k) if k < batch.allowed else None, size)
+            exchange.seconds += time.perf_counter() - begin
+            if total == 0 or k == batch.allowed:
+                break
+            levels.merge(k, value + k)
+            k += 1
+        batch.taken = k
+        ids = levels.queue(k, size) if total else graph.xp.zeros(0, dtype=levels.vertex)
+        exchange.run.view.prepay(size, total)
+        return Frontier(self.part.num_slots, frontier.device, ids=ids, distinct=True)
+
+    def _fits(self, functor) -> bool:
+        """Whether ``functor`` is the built-in claim of this primitive's
+        declared arrays: int32 labels unset at -1, combined ``"earliest"``
+        (a level's offers all carry its label, so the owner takes one where
+        it has none), and the predecessor that follows them, or none."""
+        if getattr(functor, "fused", None) != "claim_unvisited" \
+                or len(self.exchange.shared) != 1:
+            return False
+        labels, predecessor = functor.labels, functor.predecessor
+        shared, arrays = self.exchange.shared[0], self.exchange.arrays()
+        follower = [arrays[name] for name in shared.followers]
+        return shared.combine == "earliest" and arrays[shared.name] is labels \
+            and labels.dtype == np.int32 and functor.unset == -1 \
+            and (follower == [] if predecessor is None else
+                 len(follower) == 1 and follower[0] is predecessor
+                 and predecessor.dtype in (np.int32, np.int64))
+
+    def _meet(self, event, size: int | None):
+        """Post this part's claims' ``event`` and last frontier ``size``;
+        make this stream wait for the peers' claims; the sizes' sum."""
+        posted = self.comm.allgather((event, size))
+        self.buffers.wait_for([posted[peer][0] for peer in self.peers])
+        return None if size is None else sum(size for _, size in posted)
+
+
+def _sizes(part, graph, parts: int) -> tuple[list[int], int]:
+    """The room a part's outboxes need (for each part, the slots here that
+    it owns; none for this part) and the chunks of :data:`HUB_CHUNK` edges
+    of the owned vertices of more than :data:`HUB_MIN` (each is in one
+    level's queue): counted once per part and kept with it."""
+    sizes = part.derived.get("joint levels")
+    if sizes is None:
+        owner = part.slot_owner
+        room = [int((owner == peer).sum()) if peer != part.index else 0
+                for peer in range(parts)]
+        degrees = graph.offsets[part.owned + 1] - graph.offsets[part.owned]
+        chunks = -(-degrees[degrees > HUB_MIN] // HUB_CHUNK)
+        sizes = part.derived["joint levels"] = (room, int(chunks.sum()))
+    return sizes
+
+
+class _Buffers:
+    """A part's queues, outboxes and counts for the joint levels of a run,
+    and the launches (or NumPy passes) of a level on them."""
+
+    def __init__(self, joint: JointLevels, graph, functor):
+        part, comm = joint.part, joint.comm
+        xp = graph.xp
+        self.gpu = xp is not np
+        self.xp = xp
+        self.graph = graph
+        self.rank, self.parts = comm.rank, comm.size
+        self.peers = joint.peers
+        self.vertex = graph.columns.dtype
+        self.labels = functor.labels
+        self.predecessor = functor.predecessor
+        table = functor.vertex_slots
+        origin = self.vertex if self.predecessor is None else self.predecessor.dtype
+        self.slot_ids = None if table is None else table.ids.astype(origin, copy=False)
+        self.owner = part.slot_owner.astype(np.int8, copy=False)
+        self.on_owner = None if part.slot_on_owner is None \
+            else part.slot_on_owner.astype(self.vertex, copy=False)
+        owned = len(part.owned)
+        self.queues = xp.empty((2, max(owned, 1)), dtype=self.vertex)
+        room, chunks = _sizes(part, graph, self.parts)
+        starts = np.concatenate([[0], np.cumsum(room)])
+        self.room, self.starts = room, starts
+        self.outbox_starts = xp.asarray(starts[:-1].astype(np.int64))
+        self.outbox = xp.empty((2, max(int(starts[-1]), 1)), dtype=self.vertex)
+        pred_type = None if self.predecessor is None else self.predecessor.dtype
+        self.outbox_preds = None if pred_type is None \
+            else xp.empty((2, max(int(starts[-1]), 1)), dtype=pred_type)
+        self.entry_bytes = self.vertex.itemsize + (0 if pred_type is None else pred_type.itemsize)
+        self.counts = xp.zeros(3 + 2 * self.parts, dtype=np.uint64)
+        self.chunk_sources = xp.empty(max(chunks, 1), dtype=self.vertex)
+        self.chunk_firsts = xp.empty(max(chunks, 1), dtype=np.int64)
+        self.grid = resident_blocks() if self.gpu else 0
+        self.seen = xp.empty(-(-part.num_slots // 32), dtype=np.uint32) if self.gpu else None
+        # every part's buffers, for the merges that read its peers'
+        posted = comm.allgather(self)
+        self.inboxes = [self._inbox_table(posted, parity) for parity in (0, 1)]
+        if self.gpu:
+            self._pinned()
+
+    def _inbox_table(self, posted: list, parity: int):
+        """Each peer's outbox for this part at ``parity``: on a GPU the
+        addresses of the slots, predecessors and length (three device
+        arrays of one word per peer); on the CPU the peers' buffers."""
+        if not self.gpu:
+            return [(posted[peer], parity) for peer in self.peers]
+        slots, preds, lengths = [], [], []
+        for peer in self.peers:
+            there = posted[peer]
+            start = int(there.starts[self.rank])
+            slots.append(there.outbox[parity].data.ptr + start * there.outbox.itemsize)
+            preds.append(0 if there.outbox_preds is None else
+                         there.outbox_preds[parity].data.ptr + start * there.outbox_preds.itemsize)
+            lengths.append(there.counts.data.ptr + 8 * (3 + parity * self.parts + self.rank))
+        return tuple(self.xp.asarray(np.array(words, dtype=np.uint64))
+                     for words in (slots, preds, lengths))
+
+    def _pinned(self) -> None:
+        import cupy
+        import cupyx
+
+        self.stream = cupy.cuda.get_current_stream()
+        self.host = cupyx.empty_pinned((2, len(self.counts)), dtype=np.uint64)
+        self.events = [[cupy.cuda.Event(block=False, disable_timing=True) for _ in range(2)]
+                       for _ in range(2)]  # [claimed, recorded][parity]
+
+    # a level's steps ----------------------------------------------------------------
+
+    def start(self, ids) -> None:
+        """Queue 0 holds ``ids``; every length is zero but its; on a GPU,
+        ``seen`` marks the labelled vertices."""
+        count = len(ids)
+        self.queues[0, :count] = ids
+        start = np.zeros(len(self.counts), dtype=np.uint64)
+        start[0] = count
+        self.counts[:] = self.xp.asarray(start)
+        if self.gpu:
+            flags_to_bits(self.labels, -1, NULL, self.seen)
+
+    def claim(self, k: int, label: int) -> None:
+        """Level ``k``'s claims from queue ``k % 2``, routed."""
+        parity = k % 2
+        if not self.gpu:
+            return self._host_claim(parity, label)
+        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
+        counts = self.counts.data.ptr
+        routes = (pointer(self.slot_ids), self.owner, np.int32(self.rank), np.int32(self.parts),
+                  pointer(self.on_owner), self.queues[1 - parity],
+                  np.uint64(counts + 8 * (1 - parity)), self.outbox[parity],
+                  NULL if self.outbox_preds is None else self.outbox_preds[parity],
+                  self.outbox_starts, np.uint64(counts + 8 * (3 + parity * self.parts)))
+        graph, listed = self.graph, np.uint64(counts + 16)
+        kernel("joint_claim", *types)((self.grid,), (256,), (
+            graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
+            self.seen, self.labels, np.int32(label), pointer(self.predecessor)) + routes
+            + (np.int64(HUB_MIN), np.int64(HUB_CHUNK), self.chunk_sources, self.chunk_firsts,
+               listed))
+        kernel("joint_claim_chunks", *types)((self.grid,), (256,), (
+            graph.offsets, graph.columns, self.chunk_sources, self.chunk_firsts, listed,
+            np.int64(HUB_CHUNK), self.seen, self.labels, np.int32(label),
+            pointer(self.predecessor)) + routes)
+
+    def claimed(self, k: int):
+        """An event that ends level ``k``'s claims (``None`` on the CPU)."""
+        if not self.gpu:
+            return None
+        event = self.events[0][k % 2]
+        event.record(self.stream)
+        return event
+
+    def wait_for(self, events: list) -> None:
+        """This part's stream waits for its peers' claims."""
+        for event in events:
+            if event is not None:
+                self.stream.wait_event(event)
+
+    def merge(self, k: int, label: int) -> None:
+        """Level ``k``'s offers from the peers, merged; its counts copied
+        to the host (read by :meth:`read`)."""
+        parity = k % 2
+        if not self.gpu:
+            return self._host_merge(parity, label)
+        import cupy
+
+        slots, preds, lengths = self.inboxes[parity]
+        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
+        most = max(self.room) if self.room else 0
+        kernel("joint_merge", *types)((grid_for(max(most, 1)),), (256,), (
+            slots, preds, lengths, np.int32(len(self.peers)), self.seen, self.labels,
+            np.int32(label),
+            pointer(self.predecessor), self.queues[1 - parity], self.counts, np.int32(parity),
+            np.int32(self.parts)))
+        runtime = cupy.cuda.runtime
+        runtime.memcpyAsync(self.host[parity].ctypes.data, self.counts.data.ptr,
+                            self.counts.nbytes, runtime.memcpyDeviceToHost, self.stream.ptr)
+        self.events[1][parity].record(self.stream)
+
+    def read(self, k: int) -> tuple[int, int]:
+        """Level ``k``'s next frontier size here and the bytes it offered."""
+        parity = k % 2
+        if self.gpu:
+            turn = pause()  # another rank's host code runs meanwhile
+            try:
+                self.events[1][parity].synchronize()
+            finally:
+                resume(turn)
+            words = self.host[parity]
+        else:
+            words = self.recorded
+        offered = words[3 + parity * self.parts:3 + (parity + 1) * self.parts]
+        return int(words[1 - parity]), int(offered.sum()) * self.entry_bytes
+
+    def queue(self, k: int, size: int):
+        """A copy of the ``size`` vertices of queue ``k % 2``."""
+        return self.queues[k % 2, :size].copy()
+
+    # the same on the CPU ------------------------------------------------------------
+
+    def _host_claim(self, parity: int, label: int) -> None:
+        graph, counts = self.graph, self.counts
+        ids = self.queues[parity, :int(counts[parity])]
+        starts = graph.offsets[ids]
+        degrees = graph.offsets[ids + 1] - starts
+        dst = graph.columns[concatenated_ranges(starts, degrees)]
+        src = np.repeat(ids, degrees)
+        free = self.labels[dst] == -1
+        dst, first = np.unique(dst[free], return_index=True)
+        src = src[free][first]
+        self.labels[dst] = label
+        origin = src if self.slot_ids is None else self.slot_ids[src]
+        if self.predecessor is not None:
+            self.predecessor[dst] = origin
+        owners = self.owner[dst]
+        self._append(1 - parity, dst[owners == self.rank])
+        for peer in self.peers:
+            mine = owners == peer
+            slots = dst[mine] if self.on_owner is None else self.on_owner[dst[mine]]
+            at = int(self.starts[peer]) + int(counts[3 + parity * self.parts + peer])
+            self.outbox[parity, at:at + len(slots)] = slots
+            if self.outbox_preds is not None:
+                self.outbox_preds[parity, at:at + len(slots)] = origin[mine]
+            counts[3 + parity * self.parts + peer] += len(slots)
+
+    def _host_merge(self, parity: int, label: int) -> None:
+        counts = self.counts
+        counts[parity] = counts[2] = 0
+        counts[3 + (1 - parity) * self.parts:3 + (2 - parity) * self.parts] = 0
+        for there, _ in self.inboxes[parity]:
+            start = int(there.starts[self.rank])
+            length = int(there.counts[3 + parity * self.parts + self.rank])
+            slots = there.outbox[parity, start:start + length]
+            free = self.labels[slots] == -1
+            slots, first = np.unique(slots[free], return_index=True)
+            self.labels[slots] = label
+            if self.predecessor is not None:
+                self.predecessor[slots] = there.outbox_preds[parity, start:start + length][
+                    free][first]
+            self._append(1 - parity, slots)
+        self.recorded = counts.copy()
+
+    def _append(self, queue: int, slots) -> None:
+        at = int(self.counts[queue])
+        self.queues[queue, at:at + len(slots)] = slots
+        self.counts[queue] += len(slots)
