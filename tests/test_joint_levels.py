@@ -148,3 +148,30 @@ def test_other_claims_take_the_boundary(monkeypatch):
     auto = fr.enact(BFS, G, source=0, direction="auto", devices=2)
     processes = fr.enact(BFS, G, source=0, devices=2, workers="processes")
     assert auto.replayed_levels == processes.replayed_levels == 0
+
+
+def test_buffers_are_kept_with_the_parts(monkeypatch):
+    """A part's joint-level buffers are made at its first run and kept for
+    the next; if any part lacks them, every part makes them again (no part
+    waits for a meeting the others skip)."""
+    monkeypatch.setenv(CHECK_VARIABLE, "0")
+    G = fr.generators.kronecker(8, 8, seed=2, device="cpu")
+
+    def kept():
+        (_, placed), = G._parts.values()
+        return placed, [[value for key, value in part.derived.items()
+                         if key[0] == "joint levels"] for part in placed]
+
+    for source in (0, 5):
+        np.testing.assert_array_equal(fr.enact(BFS, G, source=source, devices=2).depth,
+                                      fr.enact(BFS, G, source=source).depth)
+        placed, buffers = kept()
+        assert all(len(held) == 1 for held in buffers)
+        if source == 0:
+            first = buffers
+    assert buffers == first  # the same objects
+    placed[1].derived.clear()
+    np.testing.assert_array_equal(fr.enact(BFS, G, source=7, devices=2).depth,
+                                  fr.enact(BFS, G, source=7).depth)
+    _, again = kept()
+    assert again[0][0] is not first[0][0] and len(again[1]) == 1

@@ -87,6 +87,8 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
             if turn % 3 == 2:
                 answers.append(comm.allreduce(rank + turn, "sum"))
                 answers.append(comm.allreduce(rank * turn, "max"))
+                answers.append(comm.allreduce_each([rank + turn, rank * turn, turn - rank],
+                                                   ["sum", "max", "min"]))
             else:
                 messages = [None if peer == rank or (peer + turn) % 4 == 0
                             else [np.array([rank, peer, turn])] for peer in range(size)]
@@ -103,7 +105,9 @@ def test_collectives_in_any_order_give_every_rank_its_own_answer(size):
             if turn % 3 == 2:
                 assert answers[position] == sum(range(size)) + size * turn
                 assert answers[position + 1] == (size - 1) * turn
-                position += 2
+                assert answers[position + 2] == [sum(range(size)) + size * turn,
+                                                 (size - 1) * turn, turn - (size - 1)]
+                position += 3
             else:
                 expected = [None if sender == rank or (rank + turn) % 4 == 0
                             else [sender, rank, turn] for sender in range(size)]
@@ -149,15 +153,16 @@ def test_default_converged_takes_no_vote(monkeypatch, communication):
     result = fr.enact(_RefreshingBFS, G, source=0, devices=["cpu:0", "cpu:1"],
                       communication=communication)
     assert result.iterations == 40
-    # the stop check after the first boundary, then the gather's four
-    # reductions (bytes sent, seconds, set-up time, the largest part's bytes)
-    assert calls == ["sum", "sum", "sum", "max", "max"]
+    # the stop check after the first boundary; the gather's four reductions
+    # (bytes sent, seconds, set-up time, the largest part's bytes) go in one
+    # collective of their own (allreduce_each)
+    assert calls == ["sum"]
     calls.clear()
     own = fr.enact(_OwnConverged, G, source=0, devices=["cpu:0", "cpu:1"],
                    communication=communication)
     assert own.iterations == 40 and own.depth.tolist() == result.depth.tolist()
-    # its reduction at every stop check, no allreduce to vote, the gather's four
-    assert len(calls) == own.iterations + 1 + 4
+    # its reduction at every stop check, no allreduce to vote
+    assert len(calls) == own.iterations + 1
 
 
 def test_a_prepaid_reduction_must_be_the_one_announced():

@@ -51,6 +51,7 @@ def test_large_messages_cross_without_deadlock():
         messages = [[np.full(1 << 20, 10 * rank + peer, dtype=np.int64)] for peer in range(size)]
         received[rank] = comm.alltoall(messages)
         assert comm.allreduce(rank, "sum") == 3
+        assert comm.allreduce_each([rank, rank, rank], ["sum", "min", "max"]) == [3, 0, 2]
 
     threads = [threading.Thread(target=rank_work, args=(rank,)) for rank in range(size)]
     for thread in threads:

@@ -56,6 +56,11 @@ class Communicator(ABC):
         collective where the transport can post both at once."""
         return self.alltoall(messages), self.allreduce(value, "sum")
 
+    def allreduce_each(self, values: list, ops: list) -> list:
+        """``allreduce(value, op)`` of each pair of ``values`` and ``ops``,
+        in one collective where the transport can post them together."""
+        return [self.allreduce(value, op) for value, op in zip(values, ops)]
+
     def vote(self, stop: bool, disagreement) -> bool:
         """``stop``, this rank's decision to end the run, checked to be every
         rank's: if only ``k`` of the ranks would stop, every rank raises
@@ -162,6 +167,11 @@ class PostedVotes:
     def _check_votes(self, votes: list) -> None:
         """:func:`check_votes` of every rank's posted vote."""
         check_votes(votes, self._disagreement)
+
+
+def reduce_each(posted: list, ops: list) -> list:
+    """Each position of the ranks' ``posted`` tuples combined by its op."""
+    return [REDUCERS[op](column) for op, column in zip(ops, zip(*posted))]
 
 
 def _event(stream):
@@ -309,6 +319,9 @@ class LocalCommunicator(PostedVotes, Communicator):
 
     def alltoall(self, messages: list) -> list:
         return self._alltoall(messages, 0)[0]
+
+    def allreduce_each(self, values: list, ops: list) -> list:
+        return reduce_each(self._exchange(tuple(values)), ops)
 
     def allgather(self, item) -> list:
         """Every rank's ``item``, by rank (references: the ranks share a

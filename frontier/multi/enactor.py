@@ -323,10 +323,9 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
             raise TypeError(
                 f"{type(result).__name__}.{name} must be {kind} array of {size} entries on "
                 f"each device, got {getattr(values, 'shape', type(values).__name__)}")
-    sent_bytes = communicator.allreduce(exchange.sent_bytes, "sum")
-    seconds = communicator.allreduce(exchange.seconds, "sum")
-    setup_s = communicator.allreduce(result.setup_s, "max")
-    largest_part = communicator.allreduce(getattr(result, "part_bytes", 0), "max")
+    sent_bytes, seconds, setup_s, largest_part = communicator.allreduce_each(
+        [exchange.sent_bytes, exchange.seconds, result.setup_s,
+         getattr(result, "part_bytes", 0)], ["sum", "sum", "max", "max"])
     vertex_names = [name for name in arrays if name not in result.arc_fields]
     message = [part.owned_ids] + [arrays[name][part.owned] for name in vertex_names]
     if result.arc_fields:

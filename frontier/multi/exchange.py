@@ -44,8 +44,7 @@ class Exchange:
         self.run = run
         self.part = part
         self.comm = communicator
-        self.lists = route(part, [peer for peer in range(communicator.size)
-                                  if peer != communicator.rank], communicator)
+        self.lists = routed(route, part, communicator)
         self.shared = declarations(type(run))
         self.offering = [shared for shared in self.shared if shared.offers]
         self.names = [name for shared in self.shared for name in (shared.name, *shared.followers)]
@@ -314,6 +313,17 @@ class Exchange:
         # owned slots only, so a copy's id is written false and stays false.
         updated[ids] = part.is_owned[ids]
         return Frontier(part.num_slots, frontier.device, mask=updated)
+
+
+def routed(route, part, communicator) -> dict:
+    """``route``'s slot lists of ``part`` with every peer: made at a part's
+    first run (an ``O(slots)`` pass and a device read per peer) and kept
+    with it for the next."""
+    key = ("routes", route.__name__)
+    if key not in part.derived:
+        peers = [peer for peer in range(communicator.size) if peer != communicator.rank]
+        part.derived[key] = route(part, peers, communicator)
+    return part.derived[key]
 
 
 def _by_sender(incoming: list) -> dict:

@@ -114,7 +114,7 @@ class JointLevels:
         if not self._fits(functor):
             return None
         if self.buffers is None:
-            self.buffers = _Buffers(self, graph, functor)
+            self.buffers = self._kept_buffers(graph, functor)
         levels = self.buffers
         exchange = self.exchange
         levels.start(frontier.ids)
@@ -157,6 +157,18 @@ class JointLevels:
                  len(follower) == 1 and follower[0] is predecessor
                  and predecessor.dtype in (np.int32, np.int64))
 
+    def _kept_buffers(self, graph, functor) -> _Buffers:
+        """This part's buffers, made at its first joint run and kept with
+        the part (``Graph.release_parts`` frees them): made again on every
+        part if any part lacks them."""
+        predecessor = functor.predecessor
+        key = ("joint levels", None if predecessor is None else predecessor.dtype.str)
+        kept = self.part.derived.get(key)
+        if any(buffers is None for buffers in self.comm.allgather(kept)):
+            kept = self.part.derived[key] = _Buffers(self, graph, functor)
+        kept.bind(functor)
+        return kept
+
     def _meet(self, event, size: int | None):
         """Post this part's claims' ``event`` and last frontier ``size``;
         make this stream wait for the peers' claims; the sizes' sum."""
@@ -170,20 +182,20 @@ def _sizes(part, graph, parts: int) -> tuple[list[int], int]:
     it owns; none for this part) and the chunks of :data:`HUB_CHUNK` edges
     of the owned vertices of more than :data:`HUB_MIN` (each is in one
     level's queue): counted once per part and kept with it."""
-    sizes = part.derived.get("joint levels")
+    sizes = part.derived.get("joint levels sizes")
     if sizes is None:
         owner = part.slot_owner
         room = [int((owner == peer).sum()) if peer != part.index else 0
                 for peer in range(parts)]
         degrees = graph.offsets[part.owned + 1] - graph.offsets[part.owned]
         chunks = -(-degrees[degrees > HUB_MIN] // HUB_CHUNK)
-        sizes = part.derived["joint levels"] = (room, int(chunks.sum()))
+        sizes = part.derived["joint levels sizes"] = (room, int(chunks.sum()))
     return sizes
 
 
 class _Buffers:
-    """A part's queues, outboxes and counts for the joint levels of a run,
-    and the launches (or NumPy passes) of a level on them."""
+    """A part's queues, outboxes and counts for the joint levels of its
+    runs, and the launches (or NumPy passes) of a level on them."""
 
     def __init__(self, joint: JointLevels, graph, functor):
         part, comm = joint.part, joint.comm
@@ -223,6 +235,15 @@ class _Buffers:
         self.inboxes = [self._inbox_table(posted, parity) for parity in (0, 1)]
         if self.gpu:
             self._pinned()
+
+    def bind(self, functor) -> None:
+        """Run this run's claim ``functor`` (its labels and predecessors)
+        on the current stream."""
+        self.labels, self.predecessor = functor.labels, functor.predecessor
+        if self.gpu:
+            import cupy
+
+            self.stream = cupy.cuda.get_current_stream()
 
     def _inbox_table(self, posted: list, parity: int):
         """Each peer's outbox for this part at ``parity``: on a GPU the

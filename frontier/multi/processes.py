@@ -47,7 +47,7 @@ from ..graph import Graph
 from ..memory import DeviceMemoryError, release_frames
 from ..result import Result
 from . import nccl
-from .communicator import REDUCERS, HostSwap, PostedVotes
+from .communicator import REDUCERS, HostSwap, PostedVotes, reduce_each
 from .enactor import _release_workspaces, place_checked, run_rank
 
 #: Seconds a new worker may take to start (import NumPy, CuPy and Frontier).
@@ -139,6 +139,9 @@ class PipeCommunicator(PostedVotes, HostSwap):
 
     def allreduce(self, value, op: str):
         return REDUCERS[op](self.swap([value] * self.size))
+
+    def allreduce_each(self, values: list, ops: list) -> list:
+        return reduce_each(self.swap([tuple(values)] * self.size), ops)
 
     def barrier(self) -> None:
         self.swap([None] * self.size)
