@@ -36,6 +36,19 @@ from .result import Result
 REDUCTIONS = ("sum", "min", "max")
 
 
+def same_slots(graph: Graph, vertices: list, num_vertices: int):
+    """``vertices`` (checked ids of a graph of ``num_vertices``) as slots of
+    ``graph`` where every vertex is its own slot, in ``index_dtype`` (the
+    fused kernels' usual type); one vertex is a fill queued on the stream,
+    not a synchronous copy."""
+    dtype = index_dtype(num_vertices)
+    if len(vertices) == 1 and graph.xp is not np:
+        slots = graph.xp.empty(1, dtype=dtype)
+        fill_array(slots, vertices[0])
+        return slots
+    return graph.xp.asarray(vertices, dtype=dtype)
+
+
 class WholeGraph:
     """The view of a primitive that runs on the whole graph: slots are the
     caller's vertex ids and every reduction is already global."""
@@ -56,14 +69,8 @@ class WholeGraph:
         return self.graph.xp.asarray(vertices)
 
     def local_slots(self, vertices: list):
-        # every vertex has its slot here; index_dtype ids, the fused kernels' usual type
-        dtype = index_dtype(self.num_vertices)
-        if len(vertices) == 1 and self.graph.xp is not np:
-            # one source: a fill queued on the stream, not a synchronous copy
-            slots = self.graph.xp.empty(1, dtype=dtype)
-            fill_array(slots, vertices[0])
-            return slots
-        return self.graph.xp.asarray(vertices, dtype=dtype)
+        # every vertex has its slot here
+        return same_slots(self.graph, vertices, self.num_vertices)
 
     def per_vertex(self, values):
         return self.graph.device.asarray(values)

@@ -12,6 +12,7 @@ import numpy as np
 from ..device import to_numpy
 from ..graph import index_dtype
 from ..kernels.masked import masked_sum
+from ..primitive import same_slots
 
 
 def _scalar(value):
@@ -49,6 +50,8 @@ class PartView:
 
     def local_slots(self, vertices: list):
         """The slots of those of ``vertices`` (caller ids) that have one here."""
+        if self._table is None:  # every vertex has its slot here, its id
+            return same_slots(self.part.graph, vertices, self.num_vertices)
         slots = self.slot_of(self.part.graph.xp.asarray(vertices, dtype=np.int64))
         return slots[slots >= 0]
 
