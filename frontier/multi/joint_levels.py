@@ -39,13 +39,15 @@ compares the two on random graphs.
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from ..frontier import Frontier
 from ..kernels.module import NULL, grid_for, kernel, pointer, resident_blocks
 from ..operators.fused import flags_to_bits
-from ..ranges import concatenated_ranges
+from ..operators.host_push import claim_push
+from ..operators.updates import claim_positions
 from ..turns import pause, resume
 
 #: Whether parts of one process run a replayable claim's levels jointly
@@ -175,6 +177,16 @@ class JointLevels:
         posted = self.comm.allgather((event, size))
         self.buffers.wait_for([posted[peer][0] for peer in self.peers])
         return None if size is None else sum(size for _, size in posted)
+
+
+class _Claim(NamedTuple):
+    """A level's claim, as :func:`~frontier.operators.host_push.claim_push`
+    reads a ``ClaimUnvisited``."""
+
+    labels: object
+    value: int
+    predecessor: object
+    unset: int = -1
 
 
 def _sizes(part, graph, parts: int) -> tuple[list[int], int]:
@@ -364,19 +376,15 @@ class _Buffers:
     # the same on the CPU ------------------------------------------------------------
 
     def _host_claim(self, parity: int, label: int) -> None:
-        graph, counts = self.graph, self.counts
+        counts, n = self.counts, self.graph.num_vertices
         ids = self.queues[parity, :int(counts[parity])]
-        starts = graph.offsets[ids]
-        degrees = graph.offsets[ids + 1] - starts
-        dst = graph.columns[concatenated_ranges(starts, degrees)]
-        src = np.repeat(ids, degrees)
-        free = self.labels[dst] == -1
-        dst, first = np.unique(dst[free], return_index=True)
-        src = src[free][first]
-        self.labels[dst] = label
-        origin = src if self.slot_ids is None else self.slot_ids[src]
-        if self.predecessor is not None:
-            self.predecessor[dst] = origin
+        claim = _Claim(self.labels, label, self.predecessor)
+        dst = claim_push(self.graph, Frontier(n, self.graph.device, ids=ids), claim).ids
+        origin = None
+        if self.predecessor is not None:  # written as slots: as caller ids
+            origin = self.predecessor[dst]
+            if self.slot_ids is not None:
+                origin = self.predecessor[dst] = self.slot_ids[origin]
         owners = self.owner[dst]
         self._append(1 - parity, dst[owners == self.rank])
         for peer in self.peers:
@@ -384,7 +392,7 @@ class _Buffers:
             slots = dst[mine] if self.on_owner is None else self.on_owner[dst[mine]]
             at = int(self.starts[peer]) + int(counts[3 + parity * self.parts + peer])
             self.outbox[parity, at:at + len(slots)] = slots
-            if self.outbox_preds is not None:
+            if origin is not None:
                 self.outbox_preds[parity, at:at + len(slots)] = origin[mine]
             counts[3 + parity * self.parts + peer] += len(slots)
 
@@ -394,14 +402,13 @@ class _Buffers:
         counts[3 + (1 - parity) * self.parts:3 + (2 - parity) * self.parts] = 0
         for there, _ in self.inboxes[parity]:
             start = int(there.starts[self.rank])
-            length = int(there.counts[3 + parity * self.parts + self.rank])
-            slots = there.outbox[parity, start:start + length]
-            free = self.labels[slots] == -1
-            slots, first = np.unique(slots[free], return_index=True)
+            end = start + int(there.counts[3 + parity * self.parts + self.rank])
+            offered = there.outbox[parity, start:end]
+            won = claim_positions(self.labels, offered)
+            slots = offered[won]
             self.labels[slots] = label
             if self.predecessor is not None:
-                self.predecessor[slots] = there.outbox_preds[parity, start:start + length][
-                    free][first]
+                self.predecessor[slots] = there.outbox_preds[parity, start:end][won]
             self._append(1 - parity, slots)
         self.recorded = counts.copy()
 
