@@ -170,6 +170,8 @@ def test_buffers_are_kept_with_the_parts(monkeypatch):
         if source == 0:
             first = buffers
     assert buffers == first  # the same objects
+    # between runs they hold none of a run's arrays
+    assert all(held[0].labels is None and held[0].predecessor is None for held in buffers)
     placed[1].derived.clear()
     np.testing.assert_array_equal(fr.enact(BFS, G, source=7, devices=2).depth,
                                   fr.enact(BFS, G, source=7).depth)

@@ -11,9 +11,10 @@ can instead be run by three kernels per part that keep every length on
 the device:
 
 1. **claim and route** (``joint_claim``, and ``joint_claim_chunks`` for
-   the edges of vertices of many): each won claim goes, as it is won, to this
-   part's next queue if it owns the vertex, else to its owner's outbox, as
-   the owner's slot with the predecessor as a caller id;
+   the edges of vertices of many): a claim is decided on the part's bitmap
+   of labelled vertices, and each won claim goes to this part's next queue
+   if it owns the vertex, else to its owner's outbox, as the owner's slot
+   with the predecessor as a caller id;
 2. the parts meet once (a host barrier: each posts the event that ends its
    claims, and its last level's frontier size);
 3. **merge** (``joint_merge``): each part claims the slots of the outboxes
@@ -117,10 +118,16 @@ class JointLevels:
             return None
         if self.buffers is None:
             self.buffers = self._kept_buffers(graph, functor)
-        levels = self.buffers
-        exchange = self.exchange
+        self.buffers.bind(functor)
+        try:
+            return self._levels(frontier, functor.value, batch)
+        finally:
+            self.buffers.bind(None)  # kept with the part: not this run's arrays
+
+    def _levels(self, frontier: Frontier, value: int, batch) -> Frontier:
+        """:meth:`run`'s levels, labelled from ``value`` on."""
+        levels, exchange = self.buffers, self.exchange
         levels.start(frontier.ids)
-        value = functor.value
         levels.claim(0, value)
         self._meet(levels.claimed(0), None)
         levels.merge(0, value)
@@ -138,7 +145,7 @@ class JointLevels:
             levels.merge(k, value + k)
             k += 1
         batch.taken = k
-        ids = levels.queue(k, size) if total else graph.xp.zeros(0, dtype=levels.vertex)
+        ids = levels.queue(k, size) if total else levels.xp.zeros(0, dtype=levels.vertex)
         exchange.run.view.prepay(size, total)
         return Frontier(self.part.num_slots, frontier.device, ids=ids, distinct=True)
 
@@ -168,7 +175,6 @@ class JointLevels:
         kept = self.part.derived.get(key)
         if any(buffers is None for buffers in self.comm.allgather(kept)):
             kept = self.part.derived[key] = _Buffers(self, graph, functor)
-        kept.bind(functor)
         return kept
 
     def _meet(self, event, size: int | None):
@@ -249,13 +255,14 @@ class _Buffers:
             self._pinned()
 
     def bind(self, functor) -> None:
-        """Run this run's claim ``functor`` (its labels and predecessors)
-        on the current stream."""
-        self.labels, self.predecessor = functor.labels, functor.predecessor
+        """Run the claim ``functor`` (its labels and predecessors) on the
+        current stream; ``None``: let go of the last one's arrays and stream."""
+        self.labels = None if functor is None else functor.labels
+        self.predecessor = None if functor is None else functor.predecessor
         if self.gpu:
             import cupy
 
-            self.stream = cupy.cuda.get_current_stream()
+            self.stream = None if functor is None else cupy.cuda.get_current_stream()
 
     def _inbox_table(self, posted: list, parity: int):
         """Each peer's outbox for this part at ``parity``: on a GPU the
