@@ -254,10 +254,15 @@ class Primitive:
         :meth:`local_slots` take one launch on a GPU, where CuPy's indexed
         assignment makes several (45-90 us of host work before the first
         step); other slots are assigned as the array library does."""
-        if self._checked_slots.get(id(slots)) is slots:
+        if self._checked(slots):
             put(array, slots, value)
         else:
             array[slots] = value
+
+    def _checked(self, slots) -> bool:
+        """Whether ``slots`` is an array :meth:`local_slots` returned (its
+        slots checked on the host already)."""
+        return self._checked_slots.get(id(slots)) is slots
 
     # allocation ------------------------------------------------------------------------
 
@@ -301,7 +306,7 @@ class Primitive:
         """A sparse frontier of the given slots (``[]`` for an empty one).
         Slots from :meth:`local_slots` are not checked again (on a GPU the
         check is a device read)."""
-        if self._checked_slots.get(id(ids)) is ids:
+        if self._checked(ids):
             return Frontier(self.graph.num_vertices, self.graph.device, ids=ids)
         return Frontier.from_ids(ids, self.graph.num_vertices, self.graph.device)
 
