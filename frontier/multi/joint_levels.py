@@ -195,20 +195,16 @@ class _Claim(NamedTuple):
     unset: int = -1
 
 
-def _sizes(part, graph, parts: int) -> tuple[list[int], int]:
-    """The room a part's outboxes need (for each part, the slots here that
-    it owns; none for this part) and the chunks of :data:`HUB_CHUNK` edges
-    of the owned vertices of more than :data:`HUB_MIN` (each is in one
-    level's queue): counted once per part and kept with it."""
-    sizes = part.derived.get("joint levels sizes")
-    if sizes is None:
-        owner = part.slot_owner
-        room = [int((owner == peer).sum()) if peer != part.index else 0
-                for peer in range(parts)]
+def _chunks(part, graph) -> int:
+    """The chunks of :data:`HUB_CHUNK` edges of a part's owned vertices of
+    more than :data:`HUB_MIN` (each is in one level's queue): counted once
+    per part and kept with it."""
+    chunks = part.derived.get("joint levels chunks")
+    if chunks is None:
         degrees = graph.offsets[part.owned + 1] - graph.offsets[part.owned]
-        chunks = -(-degrees[degrees > HUB_MIN] // HUB_CHUNK)
-        sizes = part.derived["joint levels sizes"] = (room, int(chunks.sum()))
-    return sizes
+        chunks = part.derived["joint levels chunks"] = \
+            int((-(-degrees[degrees > HUB_MIN] // HUB_CHUNK)).sum())
+    return chunks
 
 
 class _Buffers:
@@ -224,22 +220,25 @@ class _Buffers:
         self.rank, self.parts = comm.rank, comm.size
         self.peers = joint.peers
         self.vertex = graph.columns.dtype
-        self.labels = functor.labels
-        self.predecessor = functor.predecessor
+        self.labels = self.predecessor = None  # a run's, while it runs (bind)
+        pred_type = None if functor.predecessor is None else functor.predecessor.dtype
         table = functor.vertex_slots
-        origin = self.vertex if self.predecessor is None else self.predecessor.dtype
+        origin = self.vertex if pred_type is None else pred_type
         self.slot_ids = None if table is None else table.ids.astype(origin, copy=False)
         self.owner = part.slot_owner.astype(np.int8, copy=False)
         self.on_owner = None if part.slot_on_owner is None \
             else part.slot_on_owner.astype(self.vertex, copy=False)
         owned = len(part.owned)
         self.queues = xp.empty((2, max(owned, 1)), dtype=self.vertex)
-        room, chunks = _sizes(part, graph, self.parts)
+        # each peer's outbox: the slots here it owns, the selective route's offer list
+        lists = joint.exchange.lists
+        room = [len(lists[peer].offers_out) if peer in lists else 0
+                for peer in range(self.parts)]
+        chunks = _chunks(part, graph)
         starts = np.concatenate([[0], np.cumsum(room)])
         self.room, self.starts = room, starts
         self.outbox_starts = xp.asarray(starts[:-1].astype(np.int64))
         self.outbox = xp.empty((2, max(int(starts[-1]), 1)), dtype=self.vertex)
-        pred_type = None if self.predecessor is None else self.predecessor.dtype
         self.outbox_preds = None if pred_type is None \
             else xp.empty((2, max(int(starts[-1]), 1)), dtype=pred_type)
         self.entry_bytes = self.vertex.itemsize + (0 if pred_type is None else pred_type.itemsize)
