@@ -12,6 +12,10 @@
 #         on 1 GPU, SCALE+1 on 2, SCALE+2 on 4, SCALE+3 on 8 (as many as the machine has), each
 #         built part by part on the GPUs (distributed_largest.py: BFS and PageRank)
 #     bash benchmarks/run_multi_gpu.sh largest SCALE  the same on every GPU of the machine at SCALE
+#     bash benchmarks/run_multi_gpu.sh joint [SCALES]   joint levels between GPUs: their GPU tests
+#         (the 2-GPU cells included), then benchmarks/shared_parts.py with each part on a GPU of
+#         its own (--spread) and with the parts sharing cuda:0, BFS at SCALES (default 24,26),
+#         PARTS (default 2) parts, joint levels against the output boundary and one GPU
 # Output goes to $OUT (default: a new temporary directory), packed into
 # $OUT/run_multi_gpu.tar.gz (the device tool returns at most 8 files).
 # Exit 1 if the step failed.
@@ -50,6 +54,18 @@ weak)
         [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
         count=$((count * 2)) scale=$((scale + 1))
     done ;;
+joint)
+    timeout 300 python -m pytest -q -m gpu -p no:cacheprovider tests/test_joint_levels.py \
+        tests/test_multi_device.py 2>&1 | grep -v PerformanceWarning \
+        | tee "$WORK/joint-tests.log" | tail -n 6
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    for placement in --spread ""; do
+        timeout 250 python benchmarks/shared_parts.py --device cuda:0 $placement \
+            --kronecker "${2:-24,26}" --parts "${PARTS:-2}" --primitives bfs --duplication all \
+            --boundaries joint,output --roots 2 --repeat 3 --results "$WORK/results" 2>&1 \
+            | tee -a "$WORK/joint.log" | grep -v "^|---"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    done ;;
 largest)
     gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
     timeout 560 python benchmarks/distributed_largest.py "$SCALE" --devices "$gpus" \
@@ -57,7 +73,7 @@ largest)
         | tee "$WORK/largest.log" | tail -n 3 | cut -c1-1200
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
 *)
-    echo "run_multi_gpu.sh: expected tests, mpi, bench, weak or largest, got $what" >&2
+    echo "run_multi_gpu.sh: expected tests, mpi, bench, weak, joint or largest, got $what" >&2
     exit 2 ;;
 esac
 tar -czf "$OUT/run_multi_gpu.tar.gz" -C "$WORK" . && rm -rf "$WORK"

@@ -33,7 +33,9 @@ of one entry (a 4-byte id plus the declared values).
 
 prints a Markdown table and writes the records to ``--results``
 (``<date>_shared-parts-kronecker-<scale>.json``). On virtual CPU devices
-(``--device cpu``) it runs as a smoke test.
+(``--device cpu``) it runs as a smoke test. With ``--spread`` the K parts go
+on K devices instead (``cuda:0`` to ``cuda:K-1``, or K virtual CPU devices),
+the same comparisons between GPUs.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import frontier as fr  # noqa: E402
 import frontier.multi.communicator as communicator  # noqa: E402
-from frontier.bench.harness import Settings, frontier_workload, pick_roots  # noqa: E402
+from frontier.bench.harness import Settings, device_set, frontier_workload, pick_roots  # noqa: E402
 from frontier.bench.measure import timer  # noqa: E402
 from frontier.bench.records import describe_device, versions  # noqa: E402
 from frontier.multi import joint_levels  # noqa: E402
@@ -62,6 +64,9 @@ from frontier.multi import joint_levels  # noqa: E402
 DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.dobfs", "DOBFS"),
              "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents")}
 PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
+#: the primitives whose step is a claim, the only step joint levels run
+#: (SSSP's relaxations keep the output boundary with joint levels on)
+CLAIMING = ("bfs",)
 
 
 def declaring_class(primitive: str):
@@ -76,15 +81,15 @@ def boundaries(primitive: str, parts: int) -> list[str]:
         return ["snapshot"]
     declared = declaring_class(primitive)
     lagging = declared.copies_may_lag
-    joint = ["joint"] if lagging and declared.replayable else []
+    joint = ["joint"] if primitive in CLAIMING and lagging and declared.replayable else []
     return [*joint, "output", *(["refresh"] if lagging else []), "snapshot"]
 
 
 def run_config(graph, primitive: str, parts: int, duplication: str, boundary: str,
-               roots: list[int], repeat: int, seed: int) -> dict:
+               roots: list[int], repeat: int, seed: int, spread: bool = False) -> dict:
     """Time one configuration; its record's measured fields."""
     device = graph.device
-    settings = Settings(primitives=(primitive,), duplication=duplication, shared=True)
+    settings = Settings(primitives=(primitive,), duplication=duplication, shared=not spread)
     work = frontier_workload(primitive, graph, seed, settings, parts)
     sources = roots if work.rooted else [None]
     pool = device.xp.get_default_memory_pool() if device.is_gpu else None
@@ -160,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boundaries", default="joint,output,refresh,snapshot",
                         help="the multi-part boundaries to time (of joint, output, refresh, "
                              "snapshot)")
+    parser.add_argument("--spread", action="store_true",
+                        help="each part on a device of its own (cuda:0, cuda:1, ...) instead "
+                             "of all on --device")
     parser.add_argument("--host-syncs", action="store_true",
                         help="order the parts' all-to-all copies by host synchronizations "
                              "instead of CUDA events (communicator.ORDER_BY_EVENTS = False)")
@@ -181,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(args.results) / f"{date:%Y%m%dT%H%M%SZ}_shared-parts-kronecker-{scale}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         records, single = [], {}
+
+        def placed(parts: int) -> list:
+            devices = device_set(device, parts, shared=not args.spread)
+            return devices if isinstance(devices, list) else [devices]
+
         # parts outermost, so that every primitive on a graph reuses its parts
         for parts, duplication in [(1, None), *((p, d) for p in args.parts
                                                  for d in args.duplication.split(","))]:
@@ -192,12 +205,14 @@ def main(argv: list[str] | None = None) -> int:
                         if parts > 1 and boundary not in args.boundaries.split(","):
                             continue
                         fields = run_config(graph, primitive, parts, duplication or "all",
-                                            boundary, roots, args.repeat, args.seed)
+                                            boundary, roots, args.repeat, args.seed,
+                                            args.spread)
                         single.setdefault(primitive, fields)
                         record = {"primitive": primitive, "graph": f"kronecker-{scale}",
                                   "scale": scale, "vertices": graph.num_vertices,
                                   "edges": graph.num_edges, "device": describe_device(device),
-                                  "devices": [device.name] * parts, "num_devices": parts,
+                                  "devices": [part.name for part in placed(parts)],
+                                  "num_devices": parts,
                                   "duplication": duplication, "boundary": boundary,
                                   "copies_ordered_by": None if not device.is_gpu
                                   else "host" if args.host_syncs else "events",

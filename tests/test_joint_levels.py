@@ -101,6 +101,20 @@ def test_joint_levels_on_parts_sharing_a_gpu(edges, count, duplication):
     _compare(G, edges.num_vertices // 2, ["cuda:0"] * count, duplication, "random")
 
 
+@pytest.mark.gpu
+@pytest.mark.multi_gpu
+@given(edges=edge_lists(max_vertices=60, max_edges=240),
+       devices=st.sampled_from([["cuda:0", "cuda:1"], ["cuda:0", "cuda:1", "cuda:0"],
+                                ["cuda:1", "cuda:0", "cuda:1", "cuda:0"]]),
+       duplication=st.sampled_from(["all", "one_hop"]))
+@settings(max_examples=max(5, settings().max_examples // 2))
+def test_joint_levels_between_gpus(edges, devices, duplication):
+    """Parts on two GPUs read each other's outboxes over peer access; a GPU
+    may hold several of them."""
+    G = edges.graph("cuda:0")
+    _compare(G, edges.num_vertices // 2, devices, duplication, "random")
+
+
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=pytest.mark.gpu)])
 def test_hubs_and_deep_levels(device):
     """A star of more edges than a warp walks itself (its edges go out in
