@@ -217,7 +217,9 @@ class Primitive:
         are those of the whole graph, on any number of devices.
         ``settings``: ``alpha``, ``beta``, ``do_a``, ``do_b``, ``force``."""
         parts = not isinstance(self.view, WholeGraph)
-        return AutoDirection(rule, **settings, reduce=self.reduce if parts else None,
+        # the view's reduce, not this run's: the run holds the direction, and a
+        # method of the run would tie the two in a reference cycle
+        return AutoDirection(rule, **settings, reduce=self.view.reduce if parts else None,
                              num_vertices=self.num_vertices, num_arcs=self.num_arcs)
 
     # vertex ids ----------------------------------------------------------------------

@@ -211,7 +211,7 @@ def test_parts_sharing_a_gpu_receive_what_was_sent_before_it_is_overwritten(
     def work(rank):
         comm = group.endpoint(rank)
         received = []
-        with device.activate(), own_stream(device):
+        with device.activate(), own_stream(device, {}):
             for turn in range(rounds):
                 # long enough that a copy and an overwrite could overlap
                 sent = [None if peer == rank else

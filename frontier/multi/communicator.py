@@ -165,8 +165,12 @@ class PostedVotes:
         return vote
 
     def _check_votes(self, votes: list) -> None:
-        """:func:`check_votes` of every rank's posted vote."""
-        check_votes(votes, self._disagreement)
+        """:func:`check_votes` of every rank's posted vote. The vote's
+        ``disagreement`` (a boundary's bound method) is let go: kept, it
+        would tie the run's arrays to the communicator in a reference cycle,
+        held until the garbage collector's next pass."""
+        disagreement, self._disagreement = self._disagreement, None
+        check_votes(votes, disagreement)
 
 
 def reduce_each(posted: list, ops: list) -> list:

@@ -240,7 +240,7 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
     from ..loop import iterate
 
     device = communicator.device
-    with device.activate(), own_stream(device), \
+    with device.activate(), own_stream(device, part.derived), \
             device_memory_guard(device, f"running {primitive.__name__}"):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
@@ -267,16 +267,22 @@ def part_bytes(part: PlacedPart, run, exchange) -> int:
 
 
 @contextlib.contextmanager
-def own_stream(device: Device):
-    """On a GPU, a new stream of this rank's own as the current one (the
-    thread's), so that parts sharing a GPU queue their work independently;
-    a no-op on the CPU."""
+def own_stream(device: Device, kept: dict):
+    """On a GPU, a part's own stream as the current one (the thread's), so
+    that parts sharing a GPU queue their work independently; a no-op on the
+    CPU. The stream is made at the part's first run and kept in ``kept``
+    (the part's :attr:`PlacedPart.derived`) for the next:
+    CuPy's memory pool reuses a freed block only on the stream it was
+    allocated on, so a new stream per run paid the device allocator for
+    every array of the run and left the last run's blocks idle in the pool."""
     if not device.is_gpu:
         yield
         return
     import cupy
 
-    stream = cupy.cuda.Stream(non_blocking=True)
+    stream = kept.get("stream")
+    if stream is None:
+        stream = kept["stream"] = cupy.cuda.Stream(non_blocking=True)
     with stream:
         yield
     stream.synchronize()

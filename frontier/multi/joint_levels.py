@@ -40,6 +40,7 @@ compares the two on random graphs.
 from __future__ import annotations
 
 import time
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -102,7 +103,9 @@ class JointLevels:
     """One part's side of the joint levels (see the module docstring)."""
 
     def __init__(self, exchange):
-        self.exchange = exchange
+        # a proxy: the boundary holds these levels, which would otherwise tie
+        # its run's arrays in a reference cycle until the garbage collector's pass
+        self.exchange = weakref.proxy(exchange)
         self.part = exchange.part
         self.comm = exchange.comm
         self.peers = [peer for peer in range(self.comm.size) if peer != self.comm.rank]
