@@ -84,13 +84,13 @@ class WholeGraph:
 
 #: Environment variable that turns on the checks of a primitive's
 #: declarations (``changes_only_in_output``, ``copies_may_lag``,
-#: ``replayable``, ``dense_steps``); the test suite sets it.
+#: ``uniform_setup``, ``replayable``, ``dense_steps``); the test suite sets it.
 CHECK_VARIABLE = "FRONTIER_CHECK_DECLARATIONS"
 
 
 class DeclarationError(AssertionError):
-    """A primitive's step broke one of its declarations
-    (``changes_only_in_output``, ``replayable``, ``dense_steps``)."""
+    """A primitive broke one of its declarations (``changes_only_in_output``,
+    ``uniform_setup``, ``replayable``, ``dense_steps``)."""
 
 
 def checking_declarations() -> bool:
@@ -118,6 +118,14 @@ class Primitive:
     #: in tests against one device, without refreshes and, with
     #: ``FRONTIER_CHECK_DECLARATIONS=1``, with a random half of them).
     copies_may_lag: bool = False
+    #: True if ``setup`` writes the ``communicate`` arrays from the
+    #: parameters and the vertices' ids alone (``vertex_array`` fills,
+    #: ``put`` at ``local_slots``, ``vertex_ids``), never from a part's own
+    #: edges or frontier: every copy of a vertex then starts equal to its
+    #: owner's entry, and a multi-device run skips the first boundary's
+    #: refresh (checked in tests with ``FRONTIER_CHECK_DECLARATIONS=1``: the
+    #: refresh runs and must change nothing).
+    uniform_setup: bool = False
     #: True if the step's work is one ``advance`` with a built-in claim (its
     #: value growing by one per iteration) or relaxation whose output it
     #: returns, and the run ends when the frontier is empty: on one device

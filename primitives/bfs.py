@@ -46,6 +46,8 @@ class BFS(fr.Primitive):
     # (an automatic direction runs on only through levels whose rule it
     # checks on the device, and records their directions).
     replayable = True
+    # setup fills the arrays and puts the source's depth wherever it has a slot.
+    uniform_setup = True
 
     @property
     def copies_may_lag(self) -> bool:

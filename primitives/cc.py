@@ -45,6 +45,8 @@ class ConnectedComponents(fr.Primitive):
     communicate = {"labels": "min"}
     # A step returns exactly the vertices whose label went down.
     changes_only_in_output = True
+    # Every copy starts with its vertex's own id as its label.
+    uniform_setup = True
 
     def setup(self):
         self.labels = self.vertex_ids().copy()

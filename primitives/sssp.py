@@ -55,6 +55,8 @@ class SSSP(fr.Primitive):
     # its levels may run on to the fixed point (the far pile then holds
     # vertices already final, which expand to nothing).
     replayable = True
+    # setup fills the arrays and puts the source's distance wherever it has a slot.
+    uniform_setup = True
 
     def setup(self):
         self.source = self.local_slots([self.params["source"]], name="source")

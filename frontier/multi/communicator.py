@@ -34,6 +34,8 @@ class Communicator(ABC):
     rank: int
     size: int
     device: Device
+    #: whether every rank is a thread of this process (so reads one environment)
+    one_process: bool = False
 
     @abstractmethod
     def allreduce(self, value, op: str):
@@ -60,6 +62,13 @@ class Communicator(ABC):
         """``allreduce(value, op)`` of each pair of ``values`` and ``ops``,
         in one collective where the transport can post them together."""
         return [self.allreduce(value, op) for value, op in zip(values, ops)]
+
+    def agreed(self, flag: bool) -> bool:
+        """``flag``, the same on every rank: as read where the ranks are
+        threads of one process, else true if it is on any rank (one
+        allreduce). For a setting read from the environment, which worker
+        processes may have read at another time."""
+        return flag if self.one_process else bool(self.allreduce(int(flag), "max"))
 
     def vote(self, stop: bool, disagreement) -> bool:
         """``stop``, this rank's decision to end the run, checked to be every
@@ -294,6 +303,8 @@ class LocalGroup:
 
 class LocalCommunicator(PostedVotes, Communicator):
     """A rank of a :class:`LocalGroup`."""
+
+    one_process = True
 
     def __init__(self, group: LocalGroup, rank: int):
         self.group = group

@@ -30,9 +30,10 @@ from __future__ import annotations
 import time
 
 from ..communicate import declarations
+from ..device import to_numpy
 from ..frontier import Frontier
 from ..kernels import compact
-from ..primitive import Primitive
+from ..primitive import DeclarationError, Primitive, checking_declarations
 from .merge import merge
 from .messages import changed, differs, nothing, positions_of, select
 
@@ -55,6 +56,11 @@ class Exchange:
         self.seconds = 0.0
         #: the levels a claim may run with its peers (only the output boundary's)
         self.joint = None
+        #: copies equal their owners after setup: no first refresh (checked)
+        self.uniform = type(run).uniform_setup
+        self.checking = checking_declarations()
+        if self.uniform or run.copies_may_lag:  # their checks change the collectives
+            self.checking = communicator.agreed(self.checking)
 
     def arrays(self) -> dict:
         """The declared arrays by name, checked to be vertex arrays of this part."""
@@ -68,15 +74,41 @@ class Exchange:
         return arrays
 
     def start(self, frontier: Frontier) -> Frontier:
-        """First boundary: copies get their owners' values; nothing is offered."""
+        """First boundary: copies get their owners' values; nothing is
+        offered. Where the primitive declares ``uniform_setup`` they have
+        them already, and nothing is sent (unless the declaration is
+        checked: then the refresh must change nothing)."""
         begin = time.perf_counter()
         if self.names:
             arrays = self.arrays()
-            self._refresh(arrays, everything=True, fills=self.run.fills_of(arrays))
+            if not self.uniform or self.checking:
+                before = {name: array.copy() for name, array in arrays.items()} \
+                    if self.uniform else None
+                self._refresh(arrays, everything=True, fills=self.run.fills_of(arrays))
+                if before is not None:
+                    self._check_uniform(arrays, before)
             if self.keeps_snapshot():
                 self.snapshot = {name: array.copy() for name, array in arrays.items()}
         self.seconds += time.perf_counter() - begin
         return self._next_frontier(frontier, None)
+
+    def _check_uniform(self, arrays: dict, before: dict) -> None:
+        """Raise :class:`DeclarationError` on every rank if the first
+        refresh changed a copy on any: the primitive's ``setup`` did not
+        write it as its owner's did, against ``uniform_setup``."""
+        found = None
+        for name, array in arrays.items():
+            changed = differs(array, before[name])
+            if bool(changed.any()):
+                slot = int(to_numpy(changed.nonzero()[0][:1])[0])
+                found = (f"{name}[{slot}] was {to_numpy(before[name][slot:slot + 1])[0]} "
+                         f"on part {self.comm.rank}, its owner's is "
+                         f"{to_numpy(array[slot:slot + 1])[0]}")
+                break
+        if self.comm.allreduce(int(found is not None), "max"):
+            raise DeclarationError(
+                f"{type(self.run).__name__} declares uniform_setup, but its setup wrote a "
+                f"copy unlike its owner: {found or 'on another part'}")
 
     def keeps_snapshot(self) -> bool:
         """Whether the boundary compares the declared arrays with a copy

@@ -57,7 +57,7 @@ from ..communicate import ONE_WAY, declarations
 from ..frontier import Frontier
 from ..graph import index_dtype
 from ..kernels import boundary, compact
-from ..primitive import DeclarationError, checking_declarations
+from ..primitive import DeclarationError
 from .exchange import Exchange
 from .joint_levels import joint_levels
 from .merge import as_unsigned, merge
@@ -98,7 +98,6 @@ class OutputExchange(Exchange):
 
     def __init__(self, run, part, communicator, route):
         super().__init__(run, part, communicator, route)
-        self.checking = checking_declarations()
         self.updated = None  # a mask over the slots, all false between boundaries
         self.ticket = None   # a scratch index per slot, for removing repeats
         self.own_marked = False
@@ -106,8 +105,6 @@ class OutputExchange(Exchange):
         self.lagging = run.copies_may_lag  # no refreshes (it may depend on the parameters)
         # no refresh for the default converged's sum to travel with: a stop hint instead
         self.hinting = self.lagging and not self.votes
-        if self.lagging:  # the checks then change the collectives: every rank or none
-            self.checking = bool(communicator.allreduce(int(self.checking), "max"))
         # checking copies_may_lag: which changed slots get a refresh
         self.draws = np.random.default_rng(communicator.rank) \
             if self.lagging and self.checking else None

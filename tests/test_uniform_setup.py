@@ -1,0 +1,111 @@
+"""``uniform_setup``: a primitive whose ``setup`` writes its declared arrays
+the same on every part that has a slot for a vertex skips the first
+boundary's refresh. With ``FRONTIER_CHECK_DECLARATIONS=1`` (as the suite
+runs) the refresh runs anyway and must change nothing; these tests show
+that a wrong declaration is caught, on threads and worker processes, and
+that without the checks the declaring primitives keep one device's answers
+while sending less."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import edge_lists
+
+import frontier as fr
+import primitives
+from frontier.primitive import CHECK_VARIABLE, DeclarationError
+from primitives.bfs import BFS
+from primitives.cc import ConnectedComponents
+from primitives.dobfs import DOBFS
+from primitives.sssp import SSSP
+
+
+class OwnEdgesBFS(BFS):
+    """Declares ``uniform_setup`` but writes each slot's predecessor from
+    the part's own out-degree there, which a copy (whose row lies with its
+    owner) does not share."""
+
+    def setup(self):
+        super().setup()
+        degrees = self.graph.offsets[1:] - self.graph.offsets[:-1]
+        self.predecessor[:] = degrees.astype(self.predecessor.dtype)
+
+
+def _declaring() -> set[str]:
+    """The primitives of :mod:`primitives` that declare ``uniform_setup``."""
+    found = set()
+    for module in pkgutil.iter_modules(primitives.__path__):
+        loaded = importlib.import_module(f"primitives.{module.name}")
+        for name, value in inspect.getmembers(loaded, inspect.isclass):
+            if issubclass(value, fr.Primitive) and value.__module__ == loaded.__name__ \
+                    and value.uniform_setup:
+                found.add(name)
+    return found
+
+
+#: each declaring primitive: (its class, the function that runs it, its
+#: parameters from source 0, the fields one device's answer fixes)
+RUNS = {
+    "BFS": (BFS, primitives.bfs, {"source": 0}, ("depth",)),
+    "DOBFS": (DOBFS, primitives.dobfs, {"source": 0}, ("depth",)),
+    "SSSP": (SSSP, primitives.sssp, {"source": 0, "delta": 2.0}, ("distance",)),
+    "ConnectedComponents": (ConnectedComponents, primitives.connected_components, {},
+                            ("labels",)),
+}
+
+
+def test_the_declaring_primitives_are_these():
+    """Each declaring primitive is exercised below: a new one must be added."""
+    assert _declaring() == set(RUNS)
+
+
+@pytest.mark.parametrize("workers", ["threads", "processes"])
+@pytest.mark.parametrize("duplication", ["all", "one_hop"])
+def test_a_setup_from_a_parts_own_edges_is_caught(workers, duplication):
+    G = fr.generators.kronecker(scale=7, seed=2, device="cpu")
+    with pytest.raises(DeclarationError, match="uniform_setup"):
+        fr.enact(OwnEdgesBFS, G, source=0, devices=2, duplication=duplication,
+                 workers=workers)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+@given(edges=edge_lists(max_vertices=50, max_edges=160, weighted=True),
+       count=st.integers(2, 4), duplication=st.sampled_from(["all", "one_hop"]))
+def test_without_the_first_refresh_the_answers_stay_one_devices(name, edges, count,
+                                                                duplication):
+    """Unchecked, the declaring primitives skip the first refresh and still
+    answer as one device does, sending no more than with the refresh."""
+    primitive, run, params, fields = RUNS[name]
+    G = edges.graph("cpu")
+    one = run(G, **params).to_numpy()
+    options = {"devices": count, "duplication": duplication}
+    with mock.patch.dict("os.environ", {CHECK_VARIABLE: "0"}):
+        skipped = run(G, **params, **options).to_numpy()
+        with mock.patch.object(primitive, "uniform_setup", False):
+            refreshed = run(G, **params, **options).to_numpy()
+    for field in fields:
+        np.testing.assert_array_equal(getattr(skipped, field), getattr(one, field))
+        np.testing.assert_array_equal(getattr(refreshed, field), getattr(one, field))
+    assert skipped.exchanged_bytes <= refreshed.exchanged_bytes
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_the_first_refresh_is_not_sent(name):
+    """On a graph whose parts share vertices, the first refresh carries
+    bytes (the fills at least); unchecked, a declaring primitive sends none
+    of them."""
+    primitive, run, params, _ = RUNS[name]
+    G = fr.generators.kronecker(scale=7, seed=2, weights=(1, 8), device="cpu")
+    with mock.patch.dict("os.environ", {CHECK_VARIABLE: "0"}):
+        skipped = run(G, **params, devices=2)
+        with mock.patch.object(primitive, "uniform_setup", False):
+            refreshed = run(G, **params, devices=2)
+    assert skipped.exchanged_bytes < refreshed.exchanged_bytes
