@@ -60,6 +60,8 @@ JOINT_LEVELS = True
 #: (``joint_claim_chunks``); a warp walks 32 vertices of fewer together.
 HUB_MIN = 32
 HUB_CHUNK = 256
+#: where a level's label goes among a prebuilt launch's arguments
+_LABEL = object()
 
 
 def joint_levels(exchange, communicator) -> JointLevels | None:
@@ -224,6 +226,7 @@ class _Buffers:
         self.peers = joint.peers
         self.vertex = graph.columns.dtype
         self.labels = self.predecessor = None  # a run's, while it runs (bind)
+        self.launches = None  # on a GPU, the run's launches by parity (bind)
         pred_type = None if functor.predecessor is None else functor.predecessor.dtype
         table = functor.vertex_slots
         origin = self.vertex if pred_type is None else pred_type
@@ -265,6 +268,42 @@ class _Buffers:
             import cupy
 
             self.stream = None if functor is None else cupy.cuda.get_current_stream()
+            self.launches = None if functor is None else [self._launches(parity)
+                                                          for parity in (0, 1)]
+
+    def _launches(self, parity: int) -> dict:
+        """The launches of a level of ``parity`` on the bound run's arrays,
+        made once a run: ``{name: (kernel, grid, arguments)}``, each
+        argument list with the level's label at :data:`_LABEL`."""
+        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
+        counts = self.counts.data.ptr
+        routes = [pointer(self.slot_ids), self.owner, np.int32(self.rank), np.int32(self.parts),
+                  pointer(self.on_owner), self.queues[1 - parity],
+                  np.uint64(counts + 8 * (1 - parity)), self.outbox[parity],
+                  NULL if self.outbox_preds is None else self.outbox_preds[parity],
+                  self.outbox_starts, np.uint64(counts + 8 * (3 + parity * self.parts))]
+        graph, listed = self.graph, np.uint64(counts + 16)
+        claim = [self.seen, self.labels, _LABEL, pointer(self.predecessor)]
+        slots, preds, lengths = self.inboxes[parity]
+        most = max(self.room) if self.room else 0
+        return {
+            "claim": (kernel("joint_claim", *types), (self.grid,), [
+                graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
+                *claim, *routes, np.int64(HUB_MIN), np.int64(HUB_CHUNK), self.chunk_sources,
+                self.chunk_firsts, listed]),
+            "chunks": (kernel("joint_claim_chunks", *types), (self.grid,), [
+                graph.offsets, graph.columns, self.chunk_sources, self.chunk_firsts, listed,
+                np.int64(HUB_CHUNK), *claim, *routes]),
+            "merge": (kernel("joint_merge", *types), (grid_for(max(most, 1)),), [
+                slots, preds, lengths, np.int32(len(self.peers)), *claim, self.queues[1 - parity],
+                self.counts, np.int32(parity), np.int32(self.parts)]),
+        }
+
+    def _launch(self, name: str, parity: int, label: int) -> None:
+        """Launch ``name`` of a level of ``parity`` (:meth:`_launches`) at ``label``."""
+        function, grid, arguments = self.launches[parity][name]
+        function(grid, (256,), tuple(np.int32(label) if argument is _LABEL else argument
+                                     for argument in arguments))
 
     def _inbox_table(self, posted: list, parity: int):
         """Each peer's outbox for this part at ``parity``: on a GPU the
@@ -310,23 +349,8 @@ class _Buffers:
         parity = k % 2
         if not self.gpu:
             return self._host_claim(parity, label)
-        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
-        counts = self.counts.data.ptr
-        routes = (pointer(self.slot_ids), self.owner, np.int32(self.rank), np.int32(self.parts),
-                  pointer(self.on_owner), self.queues[1 - parity],
-                  np.uint64(counts + 8 * (1 - parity)), self.outbox[parity],
-                  NULL if self.outbox_preds is None else self.outbox_preds[parity],
-                  self.outbox_starts, np.uint64(counts + 8 * (3 + parity * self.parts)))
-        graph, listed = self.graph, np.uint64(counts + 16)
-        kernel("joint_claim", *types)((self.grid,), (256,), (
-            graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
-            self.seen, self.labels, np.int32(label), pointer(self.predecessor)) + routes
-            + (np.int64(HUB_MIN), np.int64(HUB_CHUNK), self.chunk_sources, self.chunk_firsts,
-               listed))
-        kernel("joint_claim_chunks", *types)((self.grid,), (256,), (
-            graph.offsets, graph.columns, self.chunk_sources, self.chunk_firsts, listed,
-            np.int64(HUB_CHUNK), self.seen, self.labels, np.int32(label),
-            pointer(self.predecessor)) + routes)
+        self._launch("claim", parity, label)
+        self._launch("chunks", parity, label)
 
     def claimed(self, k: int):
         """An event that ends level ``k``'s claims (``None`` on the CPU)."""
@@ -350,14 +374,7 @@ class _Buffers:
             return self._host_merge(parity, label)
         import cupy
 
-        slots, preds, lengths = self.inboxes[parity]
-        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
-        most = max(self.room) if self.room else 0
-        kernel("joint_merge", *types)((grid_for(max(most, 1)),), (256,), (
-            slots, preds, lengths, np.int32(len(self.peers)), self.seen, self.labels,
-            np.int32(label),
-            pointer(self.predecessor), self.queues[1 - parity], self.counts, np.int32(parity),
-            np.int32(self.parts)))
+        self._launch("merge", parity, label)
         runtime = cupy.cuda.runtime
         runtime.memcpyAsync(self.host[parity].ctypes.data, self.counts.data.ptr,
                             self.counts.nbytes, runtime.memcpyDeviceToHost, self.stream.ptr)
