@@ -333,7 +333,13 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
         [exchange.sent_bytes, exchange.seconds, result.setup_s,
          getattr(result, "part_bytes", 0)], ["sum", "sum", "max", "max"])
     vertex_names = [name for name in arrays if name not in result.arc_fields]
-    message = [part.owned_ids] + [arrays[name][part.owned] for name in vertex_names]
+    # Where rank 0's slots are the caller's ids (duplication "all"), its own
+    # arrays are the whole ones, right at its owned vertices: the peers'
+    # owned entries are written over the rest, and rank 0 sends itself nothing.
+    in_place = communicator.rank == 0 and part.graph.vertex_slots is None \
+        and part.num_slots == num_vertices and not result.arc_fields
+    message = None if in_place else \
+        [part.owned_ids] + [arrays[name][part.owned] for name in vertex_names]
     if result.arc_fields:
         arcs, lengths = _owned_arcs(part)
         message += [lengths] + [arrays[name][arcs] for name in result.arc_fields]
@@ -344,7 +350,7 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
     xp = communicator.device.xp
     received = [message for message in incoming if message is not None]
     for index, name in enumerate(vertex_names):
-        whole = xp.empty(num_vertices, dtype=arrays[name].dtype)
+        whole = arrays[name] if in_place else xp.empty(num_vertices, dtype=arrays[name].dtype)
         for message in received:
             whole[message[0]] = message[1 + index]
         setattr(result, name, whole)

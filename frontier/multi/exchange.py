@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..communicate import declarations
 from ..device import to_numpy
 from ..frontier import Frontier
@@ -36,6 +38,10 @@ from ..kernels import compact
 from ..primitive import DeclarationError, Primitive, checking_declarations
 from .merge import merge
 from .messages import changed, differs, nothing, positions_of, select
+
+#: A frontier of at most this many slots (a source or a few) is cut to its
+#: owned slots by a read of their owners instead of a mask's compaction.
+FEW = 32
 
 
 class Exchange:
@@ -340,6 +346,11 @@ class Exchange:
             return Frontier(part.num_slots, frontier.device, mask=mask)
         ids = frontier.ids
         if updated is None:
+            if len(ids) <= FEW:  # a source: one read, not a mask's compaction
+                owned = np.flatnonzero(to_numpy(part.is_owned[ids])) if len(ids) else ()
+                if len(owned) < len(ids):
+                    ids = ids[part.graph.xp.asarray(owned, dtype=np.int64)]
+                return Frontier(part.num_slots, frontier.device, ids=ids)
             return Frontier(part.num_slots, frontier.device, ids=ids[part.is_owned[ids]])
         # The union as a mask: no sort and no device read. ``updated`` holds
         # owned slots only, so a copy's id is written false and stays false.

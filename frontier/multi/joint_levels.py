@@ -338,11 +338,20 @@ class _Buffers:
         ``seen`` marks the labelled vertices."""
         count = len(ids)
         self.queues[0, :count] = ids
-        start = np.zeros(len(self.counts), dtype=np.uint64)
-        start[0] = count
-        self.counts[:] = self.xp.asarray(start)
-        if self.gpu:
-            flags_to_bits(self.labels, -1, NULL, self.seen)
+        if not self.gpu:
+            self.counts[:] = 0
+            self.counts[0] = count
+            return
+        import cupy
+
+        # through the pinned buffer, which no read fills before this run's first merge
+        words = self.host[0]
+        words[:] = 0
+        words[0] = count
+        runtime = cupy.cuda.runtime
+        runtime.memcpyAsync(self.counts.data.ptr, words.ctypes.data, self.counts.nbytes,
+                            runtime.memcpyHostToDevice, self.stream.ptr)
+        flags_to_bits(self.labels, -1, NULL, self.seen)
 
     def claim(self, k: int, label: int) -> None:
         """Level ``k``'s claims from queue ``k % 2``, routed."""
