@@ -1,7 +1,8 @@
 """One call per primitive, as the benchmark tools time it: ``CALLS[name](G, root)``
 (BC from one sampled source; CC and PageRank ignore ``root``), and
 ``MORE_CALLS`` for issue 32's primitives whose GPU runs were slow (as
-`frontier bench` calls them)."""
+`frontier bench` calls them) and for BFS on two parts sharing the graph's
+GPU (``bfs-2-parts``: the joint levels' kernels)."""
 
 import primitives
 
@@ -20,4 +21,5 @@ MORE_CALLS = {
     "greedy_color": lambda G, root: primitives.greedy_color(G),
     "edge_bc": lambda G, root: primitives.edge_betweenness_centrality(G, k=1, seed=0),
     "kcore": lambda G, root: primitives.core_number(G),
+    "bfs-2-parts": lambda G, root: primitives.bfs(G, source=root, devices=[G.device] * 2),
 }

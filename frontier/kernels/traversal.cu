@@ -1789,14 +1789,26 @@ __global__ void joint_claim(const long long* offsets, const V* columns, const V*
             first = offsets[src];
             degree = offsets[src + 1] - first;
         }
-        if (degree > hub_min) {  // its chunks, listed by its lane
-            const long long chunks = (degree + chunk - 1) / chunk;
-            const long long at = (long long)atomicAdd(chunk_count, (u64)chunks);
-            for (long long c = 0; c < chunks; ++c) {
-                chunk_sources[at + c] = src;
-                chunk_firsts[at + c] = first + c * chunk;
-            }
+        // A vertex of more edges is cut into chunks, each hub's listed by the
+        // whole warp (its lane alone wrote them, thousands for a Kronecker
+        // hub, while the warp waited).
+        const bool hub = degree > hub_min;
+        long long chunks = 0, at = 0;
+        if (hub) {
+            chunks = (degree + chunk - 1) / chunk;
+            at = (long long)atomicAdd(chunk_count, (u64)chunks);
             degree = 0;
+        }
+        for (unsigned int hubs = __ballot_sync(FULL_MASK, hub); hubs; hubs &= hubs - 1) {
+            const int h = __ffs(hubs) - 1;
+            const long long its_chunks = __shfl_sync(FULL_MASK, chunks, h);
+            const long long its_at = __shfl_sync(FULL_MASK, at, h);
+            const long long its_first = __shfl_sync(FULL_MASK, first, h);
+            const V its_src = __shfl_sync(FULL_MASK, src, h);
+            for (long long c = lane; c < its_chunks; c += 32) {
+                chunk_sources[its_at + c] = its_src;
+                chunk_firsts[its_at + c] = its_first + c * chunk;
+            }
         }
         long long inclusive = degree;
         for (int offset = 1; offset < 32; offset <<= 1) {
