@@ -1,13 +1,32 @@
 """Assertions shared by the traversal tests: NetworkX's hop counts, a valid
-BFS tree and a valid shortest-path tree."""
+BFS tree and a valid shortest-path tree; and which of the project's
+primitives make a declaration."""
 
 from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
 
 import networkx as nx
 import numpy as np
 
 import frontier as fr
+import primitives
 from frontier.validate import graph500_bfs
+
+
+def declaring(declaration: str) -> set[str]:
+    """The names of the primitive classes of :mod:`primitives` whose
+    ``declaration`` (a class attribute such as ``copies_may_lag``) is true."""
+    found = set()
+    for module in pkgutil.iter_modules(primitives.__path__):
+        loaded = importlib.import_module(f"primitives.{module.name}")
+        for name, value in inspect.getmembers(loaded, inspect.isclass):
+            if issubclass(value, fr.Primitive) and value.__module__ == loaded.__name__ \
+                    and getattr(value, declaration):
+                found.add(name)
+    return found
 
 
 def oracle_depths(graph, nodes, source) -> np.ndarray:

@@ -9,40 +9,24 @@ which these tests show they catch."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import os
-import pkgutil
 from unittest import mock
 
 import numpy as np
 import pytest
-from checks import assert_bfs_tree, assert_shortest_path_tree
+from checks import assert_bfs_tree, assert_shortest_path_tree, declaring
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import edge_lists, enactor_options
 from test_output_exchange import RefreshingSSSP
 
 import frontier as fr
-import primitives
 from frontier.multi import joint_levels
 from frontier.multi.output_exchange import OutputExchange, applies
 from frontier.primitive import CHECK_VARIABLE
 from primitives.bfs import BFS
 from primitives.dobfs import DOBFS
 from primitives.sssp import SSSP
-
-
-def _declaring() -> set[str]:
-    """The names of the primitives in :mod:`primitives` that declare ``copies_may_lag``."""
-    found = set()
-    for module in pkgutil.iter_modules(primitives.__path__):
-        loaded = importlib.import_module(f"primitives.{module.name}")
-        for name, value in inspect.getmembers(loaded, inspect.isclass):
-            if issubclass(value, fr.Primitive) and value.__module__ == loaded.__name__ \
-                    and value.copies_may_lag:
-                found.add(name)
-    return found
 
 
 def _same_sssp(G, source, one, many):
@@ -89,7 +73,7 @@ DOBFS_RULE = {"rule": "beamer", "alpha": 14.0, "beta": 24.0, "do_a": 0.1, "do_b"
 
 
 def test_every_declaring_primitive_is_checked_here():
-    assert _declaring() == set(DECLARING)
+    assert declaring("copies_may_lag") == set(DECLARING)
 
 
 def test_bfs_lets_copies_lag_only_when_it_only_pushes():

@@ -8,13 +8,11 @@ while sending less."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 from unittest import mock
 
 import numpy as np
 import pytest
+from checks import declaring
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import edge_lists
@@ -39,18 +37,6 @@ class OwnEdgesBFS(BFS):
         self.predecessor[:] = degrees.astype(self.predecessor.dtype)
 
 
-def _declaring() -> set[str]:
-    """The primitives of :mod:`primitives` that declare ``uniform_setup``."""
-    found = set()
-    for module in pkgutil.iter_modules(primitives.__path__):
-        loaded = importlib.import_module(f"primitives.{module.name}")
-        for name, value in inspect.getmembers(loaded, inspect.isclass):
-            if issubclass(value, fr.Primitive) and value.__module__ == loaded.__name__ \
-                    and value.uniform_setup:
-                found.add(name)
-    return found
-
-
 #: each declaring primitive: (its class, the function that runs it, its
 #: parameters from source 0, the fields one device's answer fixes)
 RUNS = {
@@ -64,7 +50,7 @@ RUNS = {
 
 def test_the_declaring_primitives_are_these():
     """Each declaring primitive is exercised below: a new one must be added."""
-    assert _declaring() == set(RUNS)
+    assert declaring("uniform_setup") == set(RUNS)
 
 
 @pytest.mark.parametrize("workers", ["threads", "processes"])

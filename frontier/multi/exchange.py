@@ -104,9 +104,9 @@ class Exchange:
         write it as its owner's did, against ``uniform_setup``."""
         found = None
         for name, array in arrays.items():
-            changed = differs(array, before[name])
-            if bool(changed.any()):
-                slot = int(to_numpy(changed.nonzero()[0][:1])[0])
+            moved = differs(array, before[name])
+            if bool(moved.any()):
+                slot = int(to_numpy(moved.nonzero()[0][:1])[0])
                 found = (f"{name}[{slot}] was {to_numpy(before[name][slot:slot + 1])[0]} "
                          f"on part {self.comm.rank}, its owner's is "
                          f"{to_numpy(array[slot:slot + 1])[0]}")
