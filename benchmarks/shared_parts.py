@@ -107,7 +107,7 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
         clock = timer(device)
         result = work.run(sources[0])  # warm-up: builds and places the parts
         work.inspect(result, sources[0])
-        times, sent, iterations, bound = [], [], [], []
+        times, sent, iterations, bounded = [], [], [], []
         for source in sources:
             runs = [clock(lambda source=source: work.run(source)) for _ in range(repeat)]
             times.append(statistics.median(ms for _, ms in runs))
@@ -116,7 +116,10 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
             sent.append(getattr(result, "exchanged_bytes", 0) or 0)
             iterations.append(result.iterations)
             if parts > 1 and primitive in ("bfs", "sssp"):
-                bound.append(lower_bound_bytes(graph, result, primitive))
+                bounded.append(result)
+        # the pool as the runs left it, before the bound's temporaries join it
+        pool_bytes = None if pool is None else int(pool.total_bytes())
+        bound = [lower_bound_bytes(graph, kept, primitive) for kept in bounded]
     finally:
         if declared is not None:
             declared.changes_only_in_output = True
@@ -125,7 +128,7 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     return {"time_ms": statistics.median(times), "times_ms": times,
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
             "bound_bytes": statistics.median(bound) if bound else None,
-            "pool_bytes": None if pool is None else int(pool.total_bytes()),
+            "pool_bytes": pool_bytes,
             "part_bytes": getattr(result, "part_bytes", None)}
 
 
