@@ -513,20 +513,57 @@ def test_the_sssp_width_script_counts_relaxations(tmp_path):
     """benchmarks/sssp_delta.py on a connected grid: every arc is relaxed at
     least once, and the plain Bellman-Ford (delta=inf) relaxes more than a
     narrow split does."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
     out = tmp_path / "widths.json"
-    done = subprocess.run([sys.executable, str(root / "benchmarks" / "sssp_delta.py"),
-                           "--grid", "30x30", "--deltas", "1,inf", "--roots", "1",
-                           "--repeat", "1", "--json", str(out)],
-                          capture_output=True, text=True, timeout=120, cwd=root)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _script("sssp_delta.py", "--grid", "30x30", "--deltas", "1,inf", "--roots", "1",
+            "--repeat", "1", "--json", str(out))
     narrow, plain = json.loads(out.read_text())["rows"]
     assert narrow["relaxations_per_arc"] >= 1.0
     assert plain["relaxations_per_arc"] > narrow["relaxations_per_arc"]
     assert plain["iterations"] < narrow["iterations"]
+
+
+def _script(name: str, *arguments: str):
+    """Run benchmarks/``name`` with ``arguments`` from the repository root,
+    as it is timed: without the declarations' checks (which rerun a call)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from frontier.primitive import CHECK_VARIABLE
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / name), *arguments],
+                          capture_output=True, text=True, timeout=240, cwd=root,
+                          env={**os.environ, CHECK_VARIABLE: "0"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_parts_script_times_parts_on_devices_of_their_own(tmp_path):
+    """benchmarks/shared_parts.py --spread on virtual CPU devices: one part,
+    then two parts on ``cpu`` and ``cpu:1``, joint levels and the output
+    boundary, each with the bytes sent and their lower bound."""
+    _script("shared_parts.py", "--device", "cpu", "--spread", "--kronecker", "8", "--parts",
+            "2", "--primitives", "bfs", "--duplication", "all", "--boundaries", "joint,output",
+            "--roots", "1", "--repeat", "1", "--results", str(tmp_path))
+    (path,) = tmp_path.glob("*_shared-parts-kronecker-8.json")
+    records = json.loads(path.read_text())
+    assert [(r["num_devices"], r["boundary"]) for r in records] == \
+        [(1, "none"), (2, "joint"), (2, "output")]
+    assert [r["devices"] for r in records[1:]] == [["cpu", "cpu:1"]] * 2
+    assert all(r["exchanged_bytes"] > 0 and r["bound_bytes"] > 0 for r in records[1:])
+
+
+def test_the_phases_script_times_each_ranks_functions():
+    """benchmarks/part_phases.py on two virtual CPU devices: each rank runs
+    once per call, its joint levels inside its step."""
+    output = _script("part_phases.py", "--device", "cpu", "--kronecker", "8", "--parts", "2",
+                     "--warmup", "1", "--calls", "2")
+    rows = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in output.splitlines()
+            if line.startswith("| ") and not line.startswith("| function")}
+    for name in ("run_rank", "JointLevels.run", "BFS.step"):
+        calls = [float(cell.split(",")[0]) for cell in rows[name]]
+        assert calls[-2:] == [1.0, 1.0], (name, rows[name])  # rank 0 and rank 1
 
 
 # the primitives of issue 32 ------------------------------------------------------------
