@@ -28,7 +28,15 @@ the device is charged to the call that synchronizes). ``--blocking`` sets
 charged to the line that launched it (parts sharing a GPU still wait for
 each other's kernels). ``--host-only`` leaves the phases unsynchronized:
 each is charged with its host time, waits for the device or the
-interpreter lock included.
+interpreter lock included. ``--calls N`` times N calls and prints the
+average per call.
+
+Besides the boundaries' phases it times a call's fixed work (the
+primitive's ``setup``, the first boundary, the gather on rank 0) and the
+joint levels' pieces (their start, the claims' and merges' launches, the
+meeting, and ``read``, which holds the wait for the device):
+
+    python benchmarks/profile_multi_gpu.py --scale 24 --gpus 2 --host-only --calls 10
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ import frontier as fr  # noqa: E402
 import frontier.multi.communicator as communicator  # noqa: E402
 import frontier.multi.enactor as enactor  # noqa: E402
 import frontier.multi.exchange as exchange  # noqa: E402
+import frontier.multi.joint_levels as joint_levels  # noqa: E402
 import frontier.multi.mpi as mpi  # noqa: E402
 import frontier.multi.output_exchange as output_exchange  # noqa: E402
 import frontier.multi.processes as processes  # noqa: E402
@@ -121,6 +130,8 @@ def main() -> None:
                         help="no synchronization around phases: host time, waits included")
     parser.add_argument("--blocking", action="store_true",
                         help="CUDA_LAUNCH_BLOCKING=1: kernel time on its launching line")
+    parser.add_argument("--calls", type=int, default=1,
+                        help="timed calls; the phases are averaged over them")
     args = parser.parse_args()
     global SYNCHRONIZE
     SYNCHRONIZE = not args.host_only
@@ -157,11 +168,22 @@ def main() -> None:
         return rank_plain(*arguments, **keywords)
 
     enactor.run_rank = mpi.run_rank = processes.run_rank = run_rank
+    _timed(kind, "setup", "setup")
     _timed(kind, "step", "step")
-    if args.workers == "threads":
-        # wrapping converged makes the framework take stop votes (it is no
-        # longer the default); worker processes run the plain class and
-        # would not vote with rank 0
+    _timed(enactor, "gather_result", "gather on rank 0")
+    _timed(exchange.Exchange, "start", "first boundary")
+    levels = joint_levels._Buffers
+    for verb in ("start", "bind"):
+        _timed(levels, verb, "joint levels: start")
+    _timed(levels, "claim", "joint levels: claim launches")
+    _timed(levels, "merge", "joint levels: merge launches")
+    _timed(levels, "read", "joint levels: read (waits for the device)")
+    _timed(joint_levels.JointLevels, "_meet", "joint levels: meeting")
+    if args.workers == "threads" and kind.converged is not fr.Primitive.converged:
+        # wrapping the default converged would make the framework take stop
+        # votes and leave out the joint levels (it would no longer be the
+        # default); worker processes run the plain class and would not vote
+        # with rank 0
         _timed(kind, "converged", "converged")
     _timed(exchange.Exchange, "synchronize", "exchange: change masks, restore, refresh lists")
     _timed(exchange.Exchange, "_offer_and_merge", "exchange: offers (select, gather)")
@@ -183,7 +205,11 @@ def main() -> None:
         _timed(mpi.MpiCommunicator, verb, "collective (MPI calls, transfers)")
     _timed(processes.PipeCommunicator, "swap", "collective (pipes, waiting for the others)")
     _timed(processes.nccl, "alltoall", "alltoall (NCCL transfers, buffers)")
-    timed = run(G, source, **options)
+    for _ in range(args.calls):
+        timed = run(G, source, **options)
+    for phases in totals.values():
+        for phase in phases:
+            phases[phase] /= args.calls
     if args.mpi and rank != 0:
         mpi.world().gather(dict(totals), root=0)
         return
@@ -192,7 +218,8 @@ def main() -> None:
             totals.update(other)
     print(f"{args.primitive} scale {args.scale}: 1 GPU {single.elapsed_s * 1e3:.2f} ms; "
           f"{count} GPUs {plain.elapsed_s * 1e3:.2f} ms ({timed.elapsed_s * 1e3:.2f} ms "
-          f"timed) in {plain.iterations} iterations, {plain.exchanged_bytes / 2**20:.1f} MiB sent"
+          f"timed; phases per call over {args.calls}) in {plain.iterations} iterations, "
+          f"{plain.exchanged_bytes / 2**20:.1f} MiB sent"
           f"{', ' + plain.partition['transport'] if args.mpi else ''}")
     for rank in sorted(totals):
         print(f"rank {rank}:")

@@ -554,16 +554,18 @@ def test_the_parts_script_times_parts_on_devices_of_their_own(tmp_path):
     assert all(r["exchanged_bytes"] > 0 and r["bound_bytes"] > 0 for r in records[1:])
 
 
-def test_the_phases_script_times_each_ranks_functions():
-    """benchmarks/part_phases.py on two virtual CPU devices: each rank runs
-    once per call, its joint levels inside its step."""
-    output = _script("part_phases.py", "--device", "cpu", "--kronecker", "8", "--parts", "2",
-                     "--warmup", "1", "--calls", "2")
-    rows = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in output.splitlines()
-            if line.startswith("| ") and not line.startswith("| function")}
-    for name in ("run_rank", "JointLevels.run", "BFS.step"):
-        calls = [float(cell.split(",")[0]) for cell in rows[name]]
-        assert calls[-2:] == [1.0, 1.0], (name, rows[name])  # rank 0 and rank 1
+def test_the_profile_script_times_each_ranks_joint_levels():
+    """benchmarks/profile_multi_gpu.py on two virtual CPU devices, without
+    synchronizations: BFS's levels run jointly (the profile leaves its
+    default converged alone), and each rank's phases include their launches."""
+    output = _script("profile_multi_gpu.py", "--cpu", "--scale", "8", "--gpus", "2",
+                     "--host-only", "--calls", "2")
+    ranks = output.split("\nrank ")[1:]
+    assert len(ranks) == 2
+    for phases in ranks:
+        for phase in ("joint levels: claim launches", "joint levels: merge launches",
+                      "setup", "gather on rank 0", "first boundary"):
+            assert phase in phases, (phase, phases)
 
 
 # the primitives of issue 32 ------------------------------------------------------------
