@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import frontier as fr  # noqa: E402
 import frontier.multi.communicator as communicator  # noqa: E402
-from frontier.bench.harness import Settings, device_set, frontier_workload, pick_roots  # noqa: E402
+from frontier.bench.harness import Settings, frontier_workload, pick_roots  # noqa: E402
 from frontier.bench.measure import timer  # noqa: E402
 from frontier.bench.records import describe_device, versions  # noqa: E402
 from frontier.multi import joint_levels  # noqa: E402
@@ -129,7 +129,8 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
             "bound_bytes": statistics.median(bound) if bound else None,
             "pool_bytes": pool_bytes,
-            "part_bytes": getattr(result, "part_bytes", None)}
+            "part_bytes": getattr(result, "part_bytes", None),
+            "devices": list(result.devices)}
 
 
 def lower_bound_bytes(graph, result, primitive: str) -> int:
@@ -193,10 +194,6 @@ def main(argv: list[str] | None = None) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         records, single = [], {}
 
-        def placed(parts: int) -> list:
-            devices = device_set(device, parts, shared=not args.spread)
-            return devices if isinstance(devices, list) else [devices]
-
         # parts outermost, so that every primitive on a graph reuses its parts
         for parts, duplication in [(1, None), *((p, d) for p in args.parts
                                                  for d in args.duplication.split(","))]:
@@ -214,7 +211,6 @@ def main(argv: list[str] | None = None) -> int:
                         record = {"primitive": primitive, "graph": f"kronecker-{scale}",
                                   "scale": scale, "vertices": graph.num_vertices,
                                   "edges": graph.num_edges, "device": describe_device(device),
-                                  "devices": [part.name for part in placed(parts)],
                                   "num_devices": parts,
                                   "duplication": duplication, "boundary": boundary,
                                   "copies_ordered_by": None if not device.is_gpu
