@@ -55,6 +55,8 @@ class Brandes(fr.Primitive):
 
     # Depth: as in BFS, an offer only ever replaces -1 (unreached).
     communicate = {"depth": "max", "sigma": "owner", "coefficient": "owner"}
+    # Fills, and the source's entries put wherever it has a slot: alike on every part.
+    uniform_setup = True
     # Each source's dependencies are found on their own and added to centrality.
     independent_items = "sources"
     first_phase = "forward"

@@ -200,6 +200,53 @@ def compile_instantiation(source: str, expression: str) -> None:
     _module(source, expression, cupy.cuda.runtime.getDevice()).compile()
 
 
+#: The argument of a :class:`Prepared` launch that each call sets (an int32).
+VARIABLE = object()
+
+
+class Prepared:
+    """A launch of ``function`` on ``grid`` blocks of :data:`THREADS`
+    threads, its ``arguments`` packed once: CuPy converts each argument of
+    each launch (a microsecond or so apiece), which a level of the joint
+    levels, three launches of up to 16 arguments per part, pays every level.
+
+    An argument is a device array (its address is packed), a NumPy scalar
+    (an ``np.void`` of an aligned structured dtype for a struct passed by
+    value) or :data:`VARIABLE`, an int32 that each call sets. The arrays
+    are kept alive with the launch."""
+
+    def __init__(self, function, grid: int, arguments):
+        self.function, self.grid, self.arguments = function, grid, tuple(arguments)
+        # a RawKernel's function on the current GPU (a module's function is one already)
+        self._function = getattr(function, "kernel", function).ptr
+        self._values = [np.zeros((), dtype=np.int32) if argument is VARIABLE
+                        else np.array(argument.data.ptr, dtype=np.uint64)
+                        if hasattr(argument, "data") and hasattr(argument.data, "ptr")
+                        else _scalar(argument) for argument in self.arguments]
+        variable = [value for argument, value in zip(self.arguments, self._values)
+                    if argument is VARIABLE]
+        self._variable = variable[0] if variable else None
+        self._params = np.array([value.ctypes.data for value in self._values], dtype=np.uint64)
+
+    def __call__(self, stream, value: int | None = None) -> None:
+        """Launch on ``stream`` (a CuPy stream), with ``value`` as the
+        :data:`VARIABLE` argument."""
+        from cupy.cuda import driver
+
+        if value is not None:
+            self._variable[()] = value
+        driver.launchKernel(self._function, self.grid, 1, 1, THREADS, 1, 1, 0, stream.ptr,
+                            self._params.ctypes.data, 0)
+
+
+def _scalar(argument) -> np.ndarray:
+    """A NumPy scalar argument as a 0-d array holding its bytes."""
+    if not isinstance(argument, np.generic):
+        raise TypeError(f"a prepared launch's argument must be a device array, a NumPy "
+                        f"scalar or VARIABLE, not {type(argument).__name__}")
+    return np.array(argument)
+
+
 def pointer(array):
     """A kernel argument: the array, or a null pointer for ``None``."""
     return NULL if array is None else array

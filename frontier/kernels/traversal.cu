@@ -1759,6 +1759,19 @@ __device__ __forceinline__ void flush(const Stage<V, P>& s, const Routes<V, P>& 
     route(take, take ? s.dsts[lane] : (V)0, take ? s.froms[lane] : (P)0, r);
 }
 
+// A warp's place in a grid-stride loop of warps over the *count items at
+// `count`: its lane, its warp's index, the grid's warps and the count.
+struct WarpLoop {
+    int lane;
+    long long warp, warps, count;
+};
+
+__device__ __forceinline__ WarpLoop warp_loop(const u64* count) {
+    return WarpLoop{(int)(threadIdx.x & 31),
+                    ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5,
+                    ((long long)gridDim.x * blockDim.x) >> 5, (long long)*count};
+}
+
 // One level from queue `input` (its length at *input_count): each warp
 // takes 32 vertices of at most hub_min out-edges and walks their edges
 // together, 32 a round (a warp-wide scan of their degrees tells each lane
@@ -1768,23 +1781,17 @@ __device__ __forceinline__ void flush(const Stage<V, P>& s, const Routes<V, P>& 
 template <typename V, typename P>
 __global__ void joint_claim(const long long* offsets, const V* columns, const V* input,
                             const u64* input_count, unsigned int* seen, int* labels, int label,
-                            P* predecessor, const P* slot_ids, const signed char* owner,
-                            int rank, int parts, const V* on_owner, V* next, u64* next_count,
-                            V* outbox, P* outbox_preds, const long long* outbox_starts,
-                            u64* outbox_counts, long long hub_min, long long chunk,
-                            V* chunk_sources, long long* chunk_firsts, u64* chunk_count) {
-    const int lane = threadIdx.x & 31;
-    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    const long long count = (long long)*input_count;
-    const Routes<V, P> routes{predecessor, owner, rank, parts, on_owner, next, next_count,
-                              outbox, outbox_preds, outbox_starts, outbox_counts};
+                            const P* slot_ids, const Routes<V, P> routes, long long hub_min,
+                            long long chunk, V* chunk_sources, long long* chunk_firsts,
+                            u64* chunk_count) {
+    const WarpLoop loop = warp_loop(input_count);
+    const int lane = loop.lane;
     Stage<V, P> waiting = warp_stage<V, P>();
-    long long base = (((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32;
-    for (; base < count; base += warps * 32) {
+    for (long long base = loop.warp * 32; base < loop.count; base += loop.warps * 32) {
         const long long i = base + lane;
         V src = 0;
         long long first = 0, degree = 0;
-        if (i < count) {
+        if (i < loop.count) {
             src = input[i];
             first = offsets[src];
             degree = offsets[src + 1] - first;
@@ -1844,19 +1851,12 @@ template <typename V, typename P>
 __global__ void joint_claim_chunks(const long long* offsets, const V* columns,
                                    const V* chunk_sources, const long long* chunk_firsts,
                                    const u64* chunk_count, long long chunk, unsigned int* seen,
-                                   int* labels, int label, P* predecessor, const P* slot_ids,
-                                   const signed char* owner, int rank, int parts,
-                                   const V* on_owner, V* next, u64* next_count, V* outbox,
-                                   P* outbox_preds, const long long* outbox_starts,
-                                   u64* outbox_counts) {
-    const int lane = threadIdx.x & 31;
-    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    const long long count = (long long)*chunk_count;
-    const Routes<V, P> routes{predecessor, owner, rank, parts, on_owner, next, next_count,
-                              outbox, outbox_preds, outbox_starts, outbox_counts};
+                                   int* labels, int label, const P* slot_ids,
+                                   const Routes<V, P> routes) {
+    const WarpLoop loop = warp_loop(chunk_count);
+    const int lane = loop.lane;
     Stage<V, P> waiting = warp_stage<V, P>();
-    long long c = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    for (; c < count; c += warps) {
+    for (long long c = loop.warp; c < loop.count; c += loop.warps) {
         const V src = chunk_sources[c];
         const P from = (P)(slot_ids ? slot_ids[src] : src);
         const long long begin = chunk_firsts[c];

@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..frontier import Frontier
-from ..kernels.module import NULL, grid_for, kernel, pointer, resident_blocks
+from ..kernels.module import NULL, VARIABLE, Prepared, grid_for, kernel, pointer, resident_blocks
 from ..operators.fused import flags_to_bits
 from ..operators.host_push import claim_push
 from ..operators.updates import claim_positions
@@ -60,8 +60,12 @@ JOINT_LEVELS = True
 #: (``joint_claim_chunks``); a warp walks 32 vertices of fewer together.
 HUB_MIN = 32
 HUB_CHUNK = 256
-#: where a level's label goes among a prebuilt launch's arguments
-_LABEL = object()
+#: The routes of a level's claims (``Routes`` in traversal.cu), passed by value.
+_ROUTES = np.dtype([("predecessor", np.uint64), ("owner", np.uint64), ("rank", np.int32),
+                    ("parts", np.int32), ("on_owner", np.uint64), ("next", np.uint64),
+                    ("next_count", np.uint64), ("outbox", np.uint64),
+                    ("outbox_preds", np.uint64), ("outbox_starts", np.uint64),
+                    ("outbox_counts", np.uint64)], align=True)
 
 
 def joint_levels(exchange, communicator) -> JointLevels | None:
@@ -190,6 +194,11 @@ class JointLevels:
         return None if size is None else sum(size for _, size in posted)
 
 
+def _address(array) -> int:
+    """A device array's address, 0 for ``None``."""
+    return 0 if array is None else array.data.ptr
+
+
 class _Claim(NamedTuple):
     """A level's claim, as :func:`~frontier.operators.host_push.claim_push`
     reads a ``ClaimUnvisited``."""
@@ -273,37 +282,38 @@ class _Buffers:
 
     def _launches(self, parity: int) -> dict:
         """The launches of a level of ``parity`` on the bound run's arrays,
-        made once a run: ``{name: (kernel, grid, arguments)}``, each
-        argument list with the level's label at :data:`_LABEL`."""
+        prepared once a run: ``{name: Prepared}``, each with the level's
+        label as its variable argument."""
         types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
         counts = self.counts.data.ptr
-        routes = [pointer(self.slot_ids), self.owner, np.int32(self.rank), np.int32(self.parts),
-                  pointer(self.on_owner), self.queues[1 - parity],
-                  np.uint64(counts + 8 * (1 - parity)), self.outbox[parity],
-                  NULL if self.outbox_preds is None else self.outbox_preds[parity],
-                  self.outbox_starts, np.uint64(counts + 8 * (3 + parity * self.parts))]
+        routes = np.void((_address(self.predecessor), self.owner.data.ptr, self.rank, self.parts,
+                          _address(self.on_owner), self.queues[1 - parity].data.ptr,
+                          counts + 8 * (1 - parity), self.outbox[parity].data.ptr,
+                          _address(None if self.outbox_preds is None
+                                   else self.outbox_preds[parity]),
+                          self.outbox_starts.data.ptr, counts + 8 * (3 + parity * self.parts)),
+                         dtype=_ROUTES)
         graph, listed = self.graph, np.uint64(counts + 16)
-        claim = [self.seen, self.labels, _LABEL, pointer(self.predecessor)]
+        claim = [self.seen, self.labels, VARIABLE]
         slots, preds, lengths = self.inboxes[parity]
         most = max(self.room) if self.room else 0
         return {
-            "claim": (kernel("joint_claim", *types), (self.grid,), [
+            "claim": Prepared(kernel("joint_claim", *types), self.grid, [
                 graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
-                *claim, *routes, np.int64(HUB_MIN), np.int64(HUB_CHUNK), self.chunk_sources,
-                self.chunk_firsts, listed]),
-            "chunks": (kernel("joint_claim_chunks", *types), (self.grid,), [
+                *claim, pointer(self.slot_ids), routes, np.int64(HUB_MIN), np.int64(HUB_CHUNK),
+                self.chunk_sources, self.chunk_firsts, listed]),
+            "chunks": Prepared(kernel("joint_claim_chunks", *types), self.grid, [
                 graph.offsets, graph.columns, self.chunk_sources, self.chunk_firsts, listed,
-                np.int64(HUB_CHUNK), *claim, *routes]),
-            "merge": (kernel("joint_merge", *types), (grid_for(max(most, 1)),), [
-                slots, preds, lengths, np.int32(len(self.peers)), *claim, self.queues[1 - parity],
-                self.counts, np.int32(parity), np.int32(self.parts)]),
+                np.int64(HUB_CHUNK), *claim, pointer(self.slot_ids), routes]),
+            "merge": Prepared(kernel("joint_merge", *types), grid_for(max(most, 1)), [
+                slots, preds, lengths, np.int32(len(self.peers)), *claim,
+                pointer(self.predecessor), self.queues[1 - parity], self.counts,
+                np.int32(parity), np.int32(self.parts)]),
         }
 
     def _launch(self, name: str, parity: int, label: int) -> None:
         """Launch ``name`` of a level of ``parity`` (:meth:`_launches`) at ``label``."""
-        function, grid, arguments = self.launches[parity][name]
-        function(grid, (256,), tuple(np.int32(label) if argument is _LABEL else argument
-                                     for argument in arguments))
+        self.launches[parity][name](self.stream, label)
 
     def _inbox_table(self, posted: list, parity: int):
         """Each peer's outbox for this part at ``parity``: on a GPU the
