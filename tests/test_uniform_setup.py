@@ -132,3 +132,30 @@ def test_the_first_refresh_is_not_sent(name):
         with mock.patch.object(primitive, "uniform_setup", False):
             refreshed = run(G, **params, devices=2)
     assert skipped.exchanged_bytes < refreshed.exchanged_bytes
+
+
+@pytest.mark.parametrize("communication, boundary_agrees", [("selective", True),
+                                                            ("broadcast", False)])
+def test_checks_are_agreed_only_where_they_change_the_collectives(communication,
+                                                                  boundary_agrees):
+    """Ranks that are not threads of one process agree on checking the
+    declarations (an allreduce) only where the checks change what the
+    boundary sends: the output boundary of a primitive whose copies may lag.
+    The snapshot boundary (``broadcast``) of one that declares no
+    ``uniform_setup`` makes no such collective."""
+    from frontier.multi.communicator import Communicator, LocalCommunicator
+
+    G = fr.generators.kronecker(scale=6, seed=1, device="cpu")
+    calls = []
+
+    def agreed(self, flag):
+        calls.append(flag)
+        return Communicator.agreed(self, flag)
+
+    with mock.patch.object(BFS, "uniform_setup", False), \
+            mock.patch.object(LocalCommunicator, "one_process", False), \
+            mock.patch.object(LocalCommunicator, "agreed", agreed):
+        result = primitives.bfs(G, source=0, devices=2, communication=communication)
+    np.testing.assert_array_equal(result.to_numpy().depth,
+                                  primitives.bfs(G, source=0).to_numpy().depth)
+    assert bool(calls) == boundary_agrees

@@ -65,8 +65,14 @@ class Exchange:
         #: copies equal their owners after setup: no first refresh (checked)
         self.uniform = type(run).uniform_setup
         self.checking = checking_declarations()
-        if self.uniform or run.copies_may_lag:  # their checks change the collectives
+        if self._checks_change_collectives():
             self.checking = communicator.agreed(self.checking)
+
+    def _checks_change_collectives(self) -> bool:
+        """Whether checking the declarations changes the collectives this
+        boundary makes (the first refresh under ``uniform_setup``): then
+        every rank must check, or none."""
+        return self.uniform
 
     def arrays(self) -> dict:
         """The declared arrays by name, checked to be vertex arrays of this part."""

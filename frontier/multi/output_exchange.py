@@ -113,6 +113,10 @@ class OutputExchange(Exchange):
     def keeps_snapshot(self) -> bool:
         return self.checking
 
+    def _checks_change_collectives(self) -> bool:
+        # checking copies_may_lag sends refreshes and reduces at every boundary
+        return super()._checks_change_collectives() or self.run.copies_may_lag
+
     def synchronize(self, frontier: Frontier) -> Frontier:
         begin = time.perf_counter()
         arrays = self.arrays()
