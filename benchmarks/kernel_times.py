@@ -34,7 +34,7 @@ ALL_CALLS = {**CALLS, **MORE_CALLS}
 
 
 def graph_and_root(scale: str, name: str):
-    weights = (1, 64) if name == "sssp" else None
+    weights = (1, 64) if name.split("-")[0] == "sssp" else None
     if os.path.exists(scale):  # a graph file, from vertex 0
         return fr.read_graph(scale).to("cuda:0"), 0
     if scale == "grid":

@@ -1,10 +1,12 @@
 """One call per primitive, as the benchmark tools time it: ``CALLS[name](G, root)``
-(BC from one sampled source; CC and PageRank ignore ``root``), and
-``MORE_CALLS`` for issue 32's primitives whose GPU runs were slow (as
-`frontier bench` calls them) and for BFS on two parts sharing the graph's
-GPU (``bfs-2-parts``: the joint levels' kernels)."""
+(BC from one source drawn in the giant component, as `frontier bench` draws
+it; CC and PageRank ignore ``root``), and ``MORE_CALLS`` for issue 32's
+primitives whose GPU runs were slow (as `frontier bench` calls them) and for
+BFS, SSSP and CC on two parts sharing the graph's GPU (``bfs-2-parts``: the
+joint levels' kernels)."""
 
 import primitives
+from frontier.bench.harness import bc_seed
 
 CALLS = {
     "bfs": lambda G, root: primitives.bfs(G, source=root),
@@ -12,14 +14,17 @@ CALLS = {
     "sssp": lambda G, root: primitives.sssp(G, source=root),
     "cc": lambda G, root: primitives.connected_components(G),
     "pagerank": lambda G, root: primitives.pagerank(G),
-    "bc": lambda G, root: primitives.betweenness_centrality(G, k=1, seed=0),
+    "bc": lambda G, root: primitives.betweenness_centrality(G, k=1, seed=bc_seed(G, 0)),
 }
 
 MORE_CALLS = {
     "triangles": lambda G, root: primitives.triangles(G),
     "label_propagation": lambda G, root: primitives.label_propagation(G),
     "greedy_color": lambda G, root: primitives.greedy_color(G),
-    "edge_bc": lambda G, root: primitives.edge_betweenness_centrality(G, k=1, seed=0),
+    "edge_bc": lambda G, root: primitives.edge_betweenness_centrality(G, k=1,
+                                                                      seed=bc_seed(G, 0)),
     "kcore": lambda G, root: primitives.core_number(G),
     "bfs-2-parts": lambda G, root: primitives.bfs(G, source=root, devices=[G.device] * 2),
+    "sssp-2-parts": lambda G, root: primitives.sssp(G, source=root, devices=[G.device] * 2),
+    "cc-2-parts": lambda G, root: primitives.connected_components(G, devices=[G.device] * 2),
 }
