@@ -81,8 +81,11 @@ class SSSP(fr.Primitive):
     def near_far(self, improved):
         """The improved vertices below the bound; the rest join the far pile."""
         distance = self.distance
-        near = fr.filter(improved, lambda ids: distance[ids] < self.bound)
-        far = fr.filter(improved, lambda ids: distance[ids] >= self.bound)
+
+        def below_bound(ids):
+            return distance[ids] < self.bound
+
+        near, far = fr.partition(improved, below_bound)
         if not far.is_empty():
             self.far = self.frontier_of(self.xp.concatenate([self.far.ids, far.ids]))
         if self.reduce(near.size) == 0 and self.reduce(self.far.size) > 0:
@@ -94,8 +97,7 @@ class SSSP(fr.Primitive):
             closest = self.reduce(float(closest), "min")
             if closest < np.inf:
                 self.bound = closest + self.delta
-            near = fr.filter(waiting, lambda ids: distance[ids] < self.bound)
-            self.far = fr.filter(waiting, lambda ids: distance[ids] >= self.bound)
+            near, self.far = fr.partition(waiting, below_bound)
         return near
 
     def result(self):

@@ -276,6 +276,38 @@ def test_filter_predicate_must_return_mask():
         fr.filter(frontier, lambda ids: True)
 
 
+
+@with_device
+@given(st.lists(st.integers(0, 9000), max_size=6000), st.integers(1, 7), st.booleans(),
+       st.sampled_from([np.int32, np.int64]))
+def test_partition_is_filter_and_its_negation(device, ids, modulus, distinct, dtype):
+    """partition gives what filter gives with the predicate and with its
+    negation: the same ids in the same order, distinct alike (lists of
+    either side of one compaction tile, 4,096 ids, and both id types)."""
+    on = fr.get_device(device)
+    ids = sorted(set(ids)) if distinct else ids
+    frontier = fr.Frontier.from_ids(on.asarray(np.asarray(ids, dtype=dtype)), 9001)
+    if distinct:
+        frontier = frontier.unique()
+
+    def test(v):
+        return v % modulus == 0
+
+    kept, rest = fr.partition(frontier, test)
+    for got, expected in ((kept, fr.filter(frontier, test)),
+                          (rest, fr.filter(frontier, lambda v: ~test(v)))):
+        assert got.kind == "sparse" and got.distinct == expected.distinct
+        assert to_numpy(got.ids).tolist() == to_numpy(expected.ids).tolist()
+    assert len(kept.ids) + len(rest.ids) == len(ids)
+
+
+def test_partition_predicate_must_return_mask():
+    frontier = fr.Frontier.from_ids([1, 2], 3, "cpu")
+    with pytest.raises(TypeError, match="partition predicate must return a boolean array"):
+        fr.partition(frontier, lambda ids: ids)
+    with pytest.raises(TypeError, match="partition takes a Frontier, got list"):
+        fr.partition([0, 1], lambda ids: ids > 0)
+
 # neighbor_reduce ---------------------------------------------------------------------
 
 

@@ -45,19 +45,20 @@ def flatnonzero(mask, dtype=np.int64, count: int | None = None):
     return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False, dtype, count)
 
 
-def where(values, mask):
+def where(values, mask, count: int | None = None):
     """``values[mask]`` for a 1-d array and a bool mask of its length. On a
     GPU, int32 or int64 values (vertex ids, as a filter keeps) are written
     by the compaction kernels themselves (one device read, no gather after
     it); other values are gathered at the positions :func:`flatnonzero`
-    finds."""
+    finds. ``count``: the number of true entries, if the caller knows it
+    (then nothing is read back; a wrong count is the caller's error)."""
     xp = array_namespace(mask)
     if xp is np:
         return values[mask]
     if values.dtype in _SELECTABLE and values.ndim == 1 and values.flags.c_contiguous:
         return _compact(xp.ascontiguousarray(mask).view(np.uint8), len(mask), False,
-                        values.dtype, values=values)
-    return values[flatnonzero(mask, index_dtype(len(mask)))]
+                        values.dtype, count, values=values)
+    return values[flatnonzero(mask, index_dtype(len(mask)), count)]
 
 
 def bit_positions(bits, length: int, dtype=np.int64, count: int | None = None):

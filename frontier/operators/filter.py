@@ -32,11 +32,43 @@ def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A0
     if predicate is None:
         return frontier.to_sparse()
     ids = frontier.ids
+    keep = _tested(predicate, ids, "filter")
+    return _subset(frontier, compact.where(ids, keep))
+
+
+def partition(frontier: Frontier, predicate: Callable) -> tuple[Frontier, Frontier]:
+    """Split ``frontier`` into the vertices for which ``predicate(ids)`` is
+    true and the rest: what ``filter`` with the predicate and with its
+    negation return, from one evaluation of the predicate and, on a GPU, one
+    device read (the kept count; the rest's follows from it).
+
+    Returns
+    -------
+    (Frontier, Frontier)
+        Two sparse frontiers, each in the ids' order and distinct when the
+        input was.
+    """
+    _check_frontier(frontier, "partition")
+    ids = frontier.ids
+    keep = _tested(predicate, ids, "partition")
+    kept = compact.where(ids, keep)
+    rest = compact.where(ids, ~keep, count=len(ids) - len(kept))
+    return _subset(frontier, kept), _subset(frontier, rest)
+
+
+def _tested(predicate: Callable, ids, operator: str):
+    """``predicate(ids)``, checked to be a boolean array shaped like ``ids``."""
     keep = predicate(ids)
     if getattr(keep, "shape", None) != ids.shape or keep.dtype != bool:
-        raise TypeError(f"filter predicate must return a boolean array of shape {ids.shape}")
-    # A subset of distinct ids is distinct: a later unique() costs nothing.
-    return Frontier(frontier.num_vertices, frontier.device, ids=compact.where(ids, keep),
+        raise TypeError(f"{operator} predicate must return a boolean array of shape "
+                        f"{ids.shape}")
+    return keep
+
+
+def _subset(frontier: Frontier, ids) -> Frontier:
+    """A sparse frontier of some of ``frontier``'s ids: a subset of distinct
+    ids is distinct, so a later unique() costs nothing."""
+    return Frontier(frontier.num_vertices, frontier.device, ids=ids,
                     distinct=frontier.distinct)
 
 
