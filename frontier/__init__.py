@@ -22,9 +22,9 @@ from .operators import (
     filter,
     first_occurrence,
     neighbor_reduce,
-    partition,
     scatter_add,
     scatter_min,
+    separate,
 )
 from .primitive import DeclarationError, Primitive, check_vertex
 from .result import Result
@@ -58,6 +58,6 @@ __all__ = [
     "Frontier", "Graph", "Primitive", "Result", "advance", "check_vertex", "claim",
     "collector_paused", "compute", "count_down", "default_device", "enact", "filter",
     "first_occurrence", "follows", "functors", "memory", "generators", "get_device", "index_dtype",
-    "neighbor_reduce", "partition", "read_graph", "read_parts", "resolve_devices", "scatter_add",
-    "scatter_min", "to_numpy", "validate", "write_graph",
+    "neighbor_reduce", "read_graph", "read_parts", "resolve_devices", "scatter_add",
+    "scatter_min", "separate", "to_numpy", "validate", "write_graph",
 ]

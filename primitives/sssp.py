@@ -85,7 +85,7 @@ class SSSP(fr.Primitive):
         def below_bound(ids):
             return distance[ids] < self.bound
 
-        near, far = fr.partition(improved, below_bound)
+        near, far = fr.separate(improved, below_bound)
         if not far.is_empty():
             self.far = self.frontier_of(self.xp.concatenate([self.far.ids, far.ids]))
         if self.reduce(near.size) == 0 and self.reduce(self.far.size) > 0:
@@ -97,7 +97,7 @@ class SSSP(fr.Primitive):
             closest = self.reduce(float(closest), "min")
             if closest < np.inf:
                 self.bound = closest + self.delta
-            near, self.far = fr.partition(waiting, below_bound)
+            near, self.far = fr.separate(waiting, below_bound)
         return near
 
     def result(self):

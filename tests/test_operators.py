@@ -280,8 +280,8 @@ def test_filter_predicate_must_return_mask():
 @with_device
 @given(st.lists(st.integers(0, 9000), max_size=6000), st.integers(1, 7), st.booleans(),
        st.sampled_from([np.int32, np.int64]))
-def test_partition_is_filter_and_its_negation(device, ids, modulus, distinct, dtype):
-    """partition gives what filter gives with the predicate and with its
+def test_separate_is_filter_and_its_negation(device, ids, modulus, distinct, dtype):
+    """separate gives what filter gives with the predicate and with its
     negation: the same ids in the same order, distinct alike (lists of
     either side of one compaction tile, 4,096 ids, and both id types)."""
     on = fr.get_device(device)
@@ -293,7 +293,7 @@ def test_partition_is_filter_and_its_negation(device, ids, modulus, distinct, dt
     def test(v):
         return v % modulus == 0
 
-    kept, rest = fr.partition(frontier, test)
+    kept, rest = fr.separate(frontier, test)
     for got, expected in ((kept, fr.filter(frontier, test)),
                           (rest, fr.filter(frontier, lambda v: ~test(v)))):
         assert got.kind == "sparse" and got.distinct == expected.distinct
@@ -301,12 +301,12 @@ def test_partition_is_filter_and_its_negation(device, ids, modulus, distinct, dt
     assert len(kept.ids) + len(rest.ids) == len(ids)
 
 
-def test_partition_predicate_must_return_mask():
+def test_separate_predicate_must_return_mask():
     frontier = fr.Frontier.from_ids([1, 2], 3, "cpu")
-    with pytest.raises(TypeError, match="partition predicate must return a boolean array"):
-        fr.partition(frontier, lambda ids: ids)
-    with pytest.raises(TypeError, match="partition takes a Frontier, got list"):
-        fr.partition([0, 1], lambda ids: ids > 0)
+    with pytest.raises(TypeError, match="separate predicate must return a boolean array"):
+        fr.separate(frontier, lambda ids: ids)
+    with pytest.raises(TypeError, match="separate takes a Frontier, got list"):
+        fr.separate([0, 1], lambda ids: ids > 0)
 
 # neighbor_reduce ---------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
-"""Frontier operators: advance, filter, partition, compute, neighbor_reduce, and the
+"""Frontier operators: advance, filter, separate, compute, neighbor_reduce, and the
 race-free update helpers that functors use."""
 
 from .advance import advance
-from .filter import compute, filter, partition
+from .filter import compute, filter, separate
 from .neighbor_reduce import neighbor_reduce
 from .updates import claim, count_down, first_occurrence, scatter_add, scatter_min
 
 __all__ = ["advance", "claim", "compute", "count_down", "filter", "first_occurrence",
-           "neighbor_reduce", "partition", "scatter_add", "scatter_min"]
+           "neighbor_reduce", "scatter_add", "scatter_min", "separate"]

@@ -36,7 +36,7 @@ def filter(frontier: Frontier, predicate: Callable | None = None, *,  # noqa: A0
     return _subset(frontier, compact.where(ids, keep))
 
 
-def partition(frontier: Frontier, predicate: Callable) -> tuple[Frontier, Frontier]:
+def separate(frontier: Frontier, predicate: Callable) -> tuple[Frontier, Frontier]:
     """Split ``frontier`` into the vertices for which ``predicate(ids)`` is
     true and the rest: what ``filter`` with the predicate and with its
     negation return, from one evaluation of the predicate and, on a GPU, one
@@ -48,9 +48,9 @@ def partition(frontier: Frontier, predicate: Callable) -> tuple[Frontier, Fronti
         Two sparse frontiers, each in the ids' order and distinct when the
         input was.
     """
-    _check_frontier(frontier, "partition")
+    _check_frontier(frontier, "separate")
     ids = frontier.ids
-    keep = _tested(predicate, ids, "partition")
+    keep = _tested(predicate, ids, "separate")
     kept = compact.where(ids, keep)
     rest = compact.where(ids, ~keep, count=len(ids) - len(kept))
     return _subset(frontier, kept), _subset(frontier, rest)
