@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from graphs import DATASETS, named_graphs, read_snap
 from hypothesis import given
+from hypothesis import strategies as st
 from strategies import edge_lists, with_device
 
 import frontier as fr
@@ -106,3 +107,42 @@ def test_point_to_roots_against_a_walk_up(device, everyone):
             root = parent[root]
         expected[v] = root
     np.testing.assert_array_equal(fr.to_numpy(labels), expected)
+
+
+@pytest.mark.gpu
+@given(edges=edge_lists(max_vertices=60, max_edges=160), parts=st.integers(2, 3))
+def test_one_hop_parts_hook_and_jump_by_slot_kernels_as_by_the_general_path(edges, parts):
+    """On one_hop parts (labels are caller ids, looked up in each part's
+    slot table) CC's hooking and pointer jumping run hook_slots and
+    point_to_roots_slots; with them switched off, the functors' array
+    operations. Both give one device's labels, directed graphs included."""
+    import frontier.operators.fused as fused
+
+    G = edges.graph("cuda:0")
+    expected = connected_components(G).to_numpy().labels
+    options = {"devices": ["cuda:0"] * parts, "duplication": "one_hop"}
+    fast = connected_components(G, **options).to_numpy().labels
+    try:
+        fused.SLOT_KERNELS = False
+        general = connected_components(G, **options).to_numpy().labels
+    finally:
+        fused.SLOT_KERNELS = True
+    np.testing.assert_array_equal(fast, expected)
+    np.testing.assert_array_equal(general, expected)
+
+
+@pytest.mark.gpu
+def test_slot_kernels_look_labels_up_in_the_slot_table():
+    """point_to_roots_slots on a hand-made table: labels are caller ids,
+    slots hold owned ids 10, 20, 30 then proxies 5, 25; a label without a
+    slot (7) stops the walk there."""
+    import cupy
+
+    from frontier.operators.fused import point_to_roots
+    from frontier.slots import SlotTable
+
+    table = SlotTable(cupy.asarray([10, 20, 30, 5, 25], dtype=np.int64), 3)
+    # slot: 0 (10) -> 20 (slot 1) -> 5 (slot 3) -> 5 (a root); 2 (30) -> 7: none here
+    labels = cupy.asarray([20, 5, 7, 5, 10], dtype=np.int64)
+    point_to_roots(fr.Frontier.all(5, fr.get_device("cuda:0")), labels, table)
+    assert labels.tolist() == [5, 5, 7, 5, 5]

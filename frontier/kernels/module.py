@@ -103,6 +103,8 @@ _TRAVERSAL = tuple(
        "tally_mask", "tile_starts"]
     + [f"hook<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
     + [f"point_to_roots<{label}>" for label in _VERTEX]
+    + [f"hook_slots<{v}, {label}>" for v in _VERTEX for label in _VERTEX]
+    + [f"point_to_roots_slots<{label}>" for label in _VERTEX]
     + [f"gather_sum<{v}, {e}, {w}, {t}>" for v in _VERTEX for e in _VERTEX for w in _WEIGHT
        for t in ("float", "double")]
 )

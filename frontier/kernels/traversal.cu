@@ -726,6 +726,75 @@ __global__ void hook(const long long* offsets, const V* neighbours, const V* ver
     });
 }
 
+// The slot of caller id `vertex` in a part's slot table (frontier.slots.SlotTable):
+// ids[0, owned) and ids[owned, slots) are each sorted; -1 where it has none.
+__device__ __forceinline__ long long first_not_below(const long long* ids, long long low,
+                                                     long long high, long long vertex) {
+    while (low < high) {
+        const long long middle = low + ((high - low) >> 1);
+        if (ids[middle] < vertex) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+__device__ __forceinline__ long long slot_in_table(const long long* ids, long long owned,
+                                                   long long slots, long long vertex) {
+    long long at = first_not_below(ids, 0, owned, vertex);
+    if (at < owned && ids[at] == vertex) return at;
+    at = first_not_below(ids, owned, slots, vertex);
+    return at < slots && ids[at] == vertex ? at : -1;
+}
+
+// Connected components' hooking on a part of a larger graph, whose labels
+// are caller ids (HookRoots with a slot table): for every edge of the listed
+// vertices (whose neighbour is `active`, if given) the root each endpoint's
+// label names takes the other endpoint's label where that root has a slot
+// here, and each endpoint takes the other's label, all by atomic minimum:
+// the functor's array operations in one pass, labels only going down.
+template <typename V, typename L>
+__global__ void hook_slots(const long long* offsets, const V* neighbours, const V* vertices,
+                           const long long* ends, long long count, long long total,
+                           const long long* tile_first, const bool* active, L* labels,
+                           const long long* slot_ids, long long owned, long long slots) {
+    for_each_edge(offsets, vertices, ends, count, total, tile_first,
+                  [&](bool valid, long long, V v, long long edge) {
+        if (!valid) return;
+        const V u = neighbours[edge];
+        if (active && !active[u]) return;
+        const L v_label = labels[v], u_label = labels[u];
+        if (v_label == u_label) return;
+        const long long v_root = slot_in_table(slot_ids, owned, slots, (long long)v_label);
+        const long long u_root = slot_in_table(slot_ids, owned, slots, (long long)u_label);
+        if (v_root >= 0) atomicMin(labels + v_root, u_label);
+        if (u_root >= 0) atomicMin(labels + u_root, v_label);
+        atomicMin(labels + v, u_label);
+        atomicMin(labels + u, v_label);
+    });
+}
+
+// Pointer jumping on a part whose labels are caller ids: every listed slot
+// (all if `ids` is null) follows its labels while they name a slot here, to
+// a root (a label naming itself) or a label with no slot here, and takes it.
+template <typename L>
+__global__ void point_to_roots_slots(const L* ids, long long count, L* labels,
+                                     const long long* slot_ids, long long owned,
+                                     long long slots) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        const L v = ids ? ids[i] : (L)i;
+        L label = labels[v];
+        for (;;) {
+            const long long slot = slot_in_table(slot_ids, owned, slots, (long long)label);
+            if (slot < 0) break;
+            const L up = labels[slot];
+            if (up == label) break;
+            label = up;
+        }
+        labels[v] = label;
+    }
+}
+
 // Connected components' pointer jumping: every listed vertex (all if `ids` is
 // null) follows its labels to the root of its tree (the label that labels
 // itself) and takes it. Other threads shorten the same paths meanwhile; a

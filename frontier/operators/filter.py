@@ -84,11 +84,11 @@ def compute(frontier: Frontier, functor: Callable, *, graph=None):
     _check_frontier(frontier, "compute")
     if graph is not None:
         functor = for_graph(functor, graph)
-        if graph.device.is_gpu and getattr(functor, "fused", None) == "point_to_roots" \
-                and functor.vertex_slots is None:
-            from .fused import point_to_roots
+        if graph.device.is_gpu and getattr(functor, "fused", None) == "point_to_roots":
+            from .fused import point_to_roots, slot_kernels_fit
 
-            return point_to_roots(frontier, functor.labels)
+            if slot_kernels_fit(functor.vertex_slots):
+                return point_to_roots(frontier, functor.labels, functor.vertex_slots)
     return functor(frontier.ids)
 
 

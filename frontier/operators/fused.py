@@ -92,12 +92,12 @@ def fused_advance(graph, frontier: Frontier, functor, direction: str, among, act
     Built-in functors name their kernel in ``fused``. The kernels store a
     predecessor as a slot, which the advance translates to the caller's id
     on a part of a larger graph; ``HookRoots`` on such a part (``vertex_slots``
-    set) takes the general path, since its labels are caller ids that the
-    kernel would read as slots.
+    set), whose labels are caller ids, hooks with ``hook_slots``, which
+    looks each label up in the part's slot table.
     """
     kind = getattr(functor, "fused", None)
     if kind is None or (kind == "hook_roots"
-                        and getattr(functor, "vertex_slots", None) is not None):
+                        and not slot_kernels_fit(getattr(functor, "vertex_slots", None))):
         return None
     if kind == "claim_unvisited":
         if not _claim_fits(functor):
@@ -656,9 +656,31 @@ def _hook(graph, frontier: Frontier, functor, direction: str, among) -> Frontier
         candidates = None if among is None else as_frontier(among, n, graph.device)
         edges = edges_of(graph, _ids_or_all(candidates), incoming=True)
         active = None if _is_everyone(frontier) else frontier.mask
-    edges.launch("hook", (graph.columns.dtype, functor.labels.dtype), pointer(active),
-                 functor.labels)
+    types, table = (graph.columns.dtype, functor.labels.dtype), functor.vertex_slots
+    if table is None:
+        edges.launch("hook", types, pointer(active), functor.labels)
+    else:
+        edges.launch("hook_slots", types, pointer(active), functor.labels,
+                     *_slot_table_arguments(table))
     return Frontier.empty(n, graph.device)
+
+
+#: ``HookRoots`` and ``PointToRoots`` on a part whose labels are caller ids
+#: (a slot table: ``duplication="one_hop"``) run ``hook_slots`` and
+#: ``point_to_roots_slots``; False: their general paths (tests compare).
+SLOT_KERNELS = True
+
+
+def slot_kernels_fit(table) -> bool:
+    """Whether the kernels of connected components take a part with slot
+    table ``table`` (``None``: a whole graph, or a part under ``"all"``):
+    int64 caller ids, and :data:`SLOT_KERNELS` on."""
+    return table is None or (SLOT_KERNELS and table.ids.dtype == np.int64)
+
+
+def _slot_table_arguments(table) -> tuple:
+    """A slot table as the kernels take it: its ids, owned count and length."""
+    return table.ids, np.int64(table.num_owned), np.int64(len(table.ids))
 
 
 def _is_everyone(frontier: Frontier | None) -> bool:
@@ -671,14 +693,20 @@ def _ids_or_all(frontier: Frontier | None):
     return None if _is_everyone(frontier) else frontier.ids
 
 
-def point_to_roots(frontier: Frontier, labels) -> None:
+def point_to_roots(frontier: Frontier, labels, table=None) -> None:
     """:class:`~frontier.functors.PointToRoots` on a GPU: one thread per
-    vertex follows its labels up to the root and stores it (one launch)."""
+    vertex follows its labels up to the root and stores it (one launch).
+    ``table``: the part's slot table, where labels are caller ids."""
     ids = None if _is_everyone(frontier) else frontier.ids.astype(labels.dtype, copy=False)
     count = frontier.num_vertices if ids is None else len(ids)
-    if count:
-        kernel("point_to_roots", labels.dtype)((grid_for(count),), (256,),
-                                                (pointer(ids), np.int64(count), labels))
+    if not count:
+        return
+    arguments = (pointer(ids), np.int64(count), labels)
+    if table is None:
+        kernel("point_to_roots", labels.dtype)((grid_for(count),), (256,), arguments)
+    else:
+        kernel("point_to_roots_slots", labels.dtype)((grid_for(count),), (256,),
+                                                      arguments + _slot_table_arguments(table))
 
 
 def fused_neighbor_reduce(graph, functor, op, vertices, direction, identity):
