@@ -41,3 +41,39 @@ def test_prepared_matches_cupys_launch(seed):
 def test_a_python_int_is_refused():
     with pytest.raises(TypeError, match="NumPy scalar"):
         _scalar(3)
+
+
+class _Function:
+    """Stands in for a compiled kernel: its driver handle."""
+
+    ptr = 0xF00
+
+
+class _DeviceArray:
+    """Stands in for a device array: its address."""
+
+    def __init__(self, address):
+        self.data = type("Memory", (), {"ptr": address})()
+
+
+def test_arguments_are_packed_as_the_kernel_reads_them():
+    """Each packed parameter holds its argument's bytes: a device array's
+    address, a scalar in its own width, a struct in its C layout, and the
+    variable an int32 (no GPU: the packing alone)."""
+    from frontier.multi.joint_levels import _ROUTES
+
+    routes = np.void((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), dtype=_ROUTES)
+    launch = Prepared(_Function(), 7, [_DeviceArray(0xABC), np.int64(-5), VARIABLE,
+                                      np.int32(9), routes])
+    words = [value.tobytes() for value in launch._values]
+    assert words[0] == np.uint64(0xABC).tobytes()
+    assert words[1] == np.int64(-5).tobytes()
+    assert words[2] == np.int32(0).tobytes() and words[3] == np.int32(9).tobytes()
+    assert launch._function == 0xF00 and launch.grid == 7
+    # the pointers point at those bytes, in order
+    assert [int(p) for p in launch._params] == [value.ctypes.data for value in launch._values]
+    # Routes in traversal.cu: P*, signed char*, int, int, then seven pointers (80 bytes)
+    assert _ROUTES.itemsize == 80
+    assert [_ROUTES.fields[name][1] for name in _ROUTES.names] == \
+        [0, 8, 16, 20, 24, 32, 40, 48, 56, 64, 72]
+    assert words[4] == routes.tobytes()
