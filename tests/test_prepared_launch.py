@@ -1,6 +1,7 @@
-"""kernels.module.Prepared, a launch packed once, against CuPy's own launch
-of the same kernel: random slots and values, with and without a variable
-argument; and its refusal of an argument it cannot pack."""
+"""kernels.module.Prepared, a launch packed once: against CuPy's own launch
+of the same kernel (random slots and values, with and without a variable
+argument), its packing on the CPU (the joint levels' Routes struct's C
+layout included), and its refusal of an argument it cannot pack."""
 
 from __future__ import annotations
 
