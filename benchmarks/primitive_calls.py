@@ -5,14 +5,23 @@ primitives whose GPU runs were slow (as `frontier bench` calls them) and for
 BFS, SSSP and CC on two parts sharing the graph's GPU (``bfs-2-parts``: the
 joint levels' kernels)."""
 
-import functools
+import weakref
 
 import primitives
 from frontier.bench.harness import bc_seed
 
-#: the seed of a graph's one betweenness source, found once (a read of the
-#: degrees and a host search that a timed call should not pay)
-source_seed = functools.cache(lambda G: bc_seed(G, 0))
+_SEEDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def source_seed(G) -> int:
+    """The seed of ``G``'s one betweenness source, found once per graph (a
+    read of the degrees and a host search that a timed call should not
+    pay), and forgotten with the graph (a tool that times several graphs
+    would otherwise keep each one's device memory)."""
+    if G not in _SEEDS:
+        _SEEDS[G] = bc_seed(G, 0)
+    return _SEEDS[G]
+
 
 CALLS = {
     "bfs": lambda G, root: primitives.bfs(G, source=root),
