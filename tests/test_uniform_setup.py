@@ -47,27 +47,15 @@ def _positive(G):
                                          else np.abs(weights)))
 
 
-def _sources(G) -> dict:
-    return {"k": min(2, G.num_vertices), "seed": 1}
+def _betweenness(function, weighted: bool):
+    """A run of ``function`` (vertex or edge betweenness) from two sampled
+    sources, weighted by :func:`_positive` weights if ``weighted``."""
+    def run(G, **options):
+        if weighted:
+            G, options = _positive(G), {**options, "weight": "weight"}
+        return function(G, k=min(2, G.num_vertices), seed=1, **options)
 
-
-def _bc(G, **options):
-    return primitives.betweenness_centrality(G, **_sources(G), **options)
-
-
-def _weighted_bc(G, **options):
-    G = _positive(G)
-    return primitives.betweenness_centrality(G, **_sources(G), weight="weight", **options)
-
-
-def _edge_bc(G, **options):
-    return primitives.edge_betweenness_centrality(G, **_sources(G), **options)
-
-
-def _weighted_edge_bc(G, **options):
-    G = _positive(G)
-    return primitives.edge_betweenness_centrality(G, **_sources(G), weight="weight",
-                                                  **options)
+    return run
 
 
 #: each declaring primitive: (its class, the function that runs it, its
@@ -78,10 +66,15 @@ RUNS = {
     "SSSP": (SSSP, primitives.sssp, {"source": 0, "delta": 2.0}, ("distance",)),
     "ConnectedComponents": (ConnectedComponents, primitives.connected_components, {},
                             ("labels",)),
-    "Brandes": (Brandes, _bc, {}, ("centrality",)),
-    "WeightedBrandes": (WeightedBrandes, _weighted_bc, {}, ("centrality",)),
-    "ArcBrandes": (ArcBrandes, _edge_bc, {}, ("centrality",)),
-    "WeightedArcBrandes": (WeightedArcBrandes, _weighted_edge_bc, {}, ("centrality",)),
+    "Brandes": (Brandes, _betweenness(primitives.betweenness_centrality, False), {},
+                ("centrality",)),
+    "WeightedBrandes": (WeightedBrandes, _betweenness(primitives.betweenness_centrality, True),
+                        {}, ("centrality",)),
+    "ArcBrandes": (ArcBrandes, _betweenness(primitives.edge_betweenness_centrality, False), {},
+                   ("centrality",)),
+    "WeightedArcBrandes": (WeightedArcBrandes,
+                           _betweenness(primitives.edge_betweenness_centrality, True), {},
+                           ("centrality",)),
 }
 
 
