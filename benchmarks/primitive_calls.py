@@ -2,7 +2,7 @@
 (BC from one source drawn in the giant component, as `frontier bench` draws
 it; CC and PageRank ignore ``root``), and ``MORE_CALLS`` for issue 32's
 primitives whose GPU runs were slow (as `frontier bench` calls them) and for
-BFS, SSSP and CC on two parts sharing the graph's GPU (``bfs-2-parts``: the
+BFS, DOBFS, SSSP, CC and BC on two parts sharing the graph's GPU (``bfs-2-parts``: the
 joint levels' kernels)."""
 
 import weakref
@@ -42,4 +42,7 @@ MORE_CALLS = {
     "bfs-2-parts": lambda G, root: primitives.bfs(G, source=root, devices=[G.device] * 2),
     "sssp-2-parts": lambda G, root: primitives.sssp(G, source=root, devices=[G.device] * 2),
     "cc-2-parts": lambda G, root: primitives.connected_components(G, devices=[G.device] * 2),
+    "dobfs-2-parts": lambda G, root: primitives.dobfs(G, source=root, devices=[G.device] * 2),
+    "bc-2-parts": lambda G, root: primitives.betweenness_centrality(
+        G, k=1, seed=source_seed(G), devices=[G.device] * 2),
 }

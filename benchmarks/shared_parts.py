@@ -6,7 +6,8 @@ timed on 1 part and on K parts that all live on ``--device``, with two
 boundaries, in the same process and alternating:
 
 - ``output``: the boundary that works from the step's output frontier, which
-  BFS, DOBFS, SSSP and CC take since they declare ``changes_only_in_output``;
+  BFS, DOBFS, SSSP, CC and (unweighted) BC take since they declare
+  ``changes_only_in_output``;
 - ``snapshot``: the boundary before it (the same primitive with the
   declaration off): every shared slot compared with a snapshot each step.
 
@@ -14,8 +15,8 @@ SSSP and BFS (which only pushes) also declare ``copies_may_lag``, so their
 output boundary sends offers only; ``refresh`` times it with the refreshes
 it sent before that declaration. BFS's levels run jointly on the parts
 (``joint``, :mod:`frontier.multi.joint_levels`: each level's boundary on the
-device); its ``output`` is then the output boundary after every level. BC
-and PageRank declare nothing, so they have the snapshot boundary only.
+device); its ``output`` is then the output boundary after every level.
+PageRank declares nothing, so it has the snapshot boundary only.
 ``--boundaries`` keeps some of these (the one-part run is always made: the
 ratios need it).
 Each record holds the median time over roots (each root's median of
@@ -63,7 +64,8 @@ from frontier.multi import joint_levels  # noqa: E402
 
 #: the primitive classes whose declaration the snapshot boundary turns off
 DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.dobfs", "DOBFS"),
-             "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents")}
+             "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents"),
+             "bc": ("primitives.bc", "Brandes")}
 PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
 #: the primitives whose step is a claim, the only step joint levels run
 #: (SSSP's relaxations keep the output boundary with joint levels on)

@@ -158,6 +158,19 @@ class Frontier:
         return Frontier(self.num_vertices, self.device, ids=self.xp.unique(self._ids),
                         distinct=True)
 
+    def joined(self, other: Frontier, *, disjoint: bool = False) -> Frontier:
+        """A sparse frontier of this one's ids followed by ``other``'s (of
+        the same graph and device). A vertex in both is listed twice unless
+        ``disjoint`` promises that none is: the result is then
+        :attr:`distinct` where both are (two BFS levels)."""
+        if other.num_vertices != self.num_vertices:
+            raise ValueError(f"joining frontiers of {self.num_vertices} and "
+                             f"{other.num_vertices} vertices")
+        return Frontier(self.num_vertices, self.device,
+                        ids=self.xp.concatenate([self.ids, other.ids.astype(self.ids.dtype,
+                                                                          copy=False)]),
+                        distinct=disjoint and self.distinct and other.distinct)
+
     def to_dense(self) -> Frontier:
         return self if self.kind == DENSE else \
             Frontier(self.num_vertices, self.device, mask=self.mask)

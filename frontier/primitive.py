@@ -75,6 +75,9 @@ class WholeGraph:
     def per_vertex(self, values):
         return self.graph.device.asarray(values)
 
+    def refill(self, array, value, touched) -> None:
+        array[touched] = value
+
     def reduce(self, value, op: str):
         return value
 
@@ -268,6 +271,18 @@ class Primitive:
             put(array, slots, value)
         else:
             array[slots] = value
+
+    def refill(self, array, value, touched) -> None:
+        """Set ``array`` (a vertex array) back to ``value`` at least at the
+        slots ``touched`` (those this run wrote since the last refill): on
+        one device there, on several at every slot, alike on every device,
+        so that every copy of a vertex holds ``value`` and no boundary need
+        send it (betweenness clears its arrays between sources so). Call it
+        on every device in the same step, as a decision taken on global
+        values leads there; with ``FRONTIER_CHECK_DECLARATIONS=1`` a
+        boundary after refills that differ between devices raises
+        :class:`DeclarationError`."""
+        self.view.refill(array, value, touched)
 
     def _checked(self, slots) -> bool:
         """Whether ``slots`` is an array :meth:`local_slots` returned (its

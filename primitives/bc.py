@@ -23,7 +23,12 @@ Every step completes what the previous one found before reading it (a level
 is whole before its counts are pulled), and every decision (next phase,
 next source) is taken on global counts, so the same module runs on several
 devices: ``sigma`` and ``coefficient`` are computed by each vertex's owner
-and copied to the devices that read them.
+and copied to the devices that read them. A forward step returns the level
+whose counts it pulled with the level it claimed, and a backward step the
+level whose coefficients it set, so that unweighted Brandes writes its
+shared arrays only at the vertices it returns (``changes_only_in_output``:
+several devices then exchange those alone); between sources the arrays are
+refilled (``refill``), alike on every device.
 
 Path counts see each neighbour once, as NetworkX's Brandes does (it iterates
 ``G[v]``): the primitive runs on a copy of the graph without parallel edges
@@ -53,8 +58,12 @@ class Brandes(fr.Primitive):
 
     parameters = ("sources", "endpoints", "scale")
 
-    # Depth: as in BFS, an offer only ever replaces -1 (unreached).
-    communicate = {"depth": "max", "sigma": "owner", "coefficient": "owner"}
+    # Depth: as in BFS, an offer only ever replaces -1 (unreached). A count
+    # and a coefficient are set once per source, up from 0, by the owner.
+    communicate = {"depth": "max", "sigma": "max", "coefficient": "max"}
+    # A step writes them only at the vertices it returns (the refills
+    # between sources are alike on every device).
+    changes_only_in_output = True
     # Fills, and the source's entries put wherever it has a slot: alike on every part.
     uniform_setup = True
     # Each source's dependencies are found on their own and added to centrality.
@@ -107,11 +116,19 @@ class Brandes(fr.Primitive):
             self.sigma[level.ids] = fr.neighbor_reduce(
                 self.graph, self.path_counts(), "sum", vertices=level)
         self.levels.append(level)
-        return self.next_level(level)
+        return self.discovered(level, self.next_level(level))
 
     def settled(self, frontier):
-        """The vertices of ``frontier`` whose shortest-path count is due."""
-        return frontier
+        """The vertices of ``frontier`` whose shortest-path count is due:
+        those of the newest level (the last step returned the level before
+        it too)."""
+        newest = len(self.levels)
+        return fr.filter(frontier, lambda ids: self.depth[ids] == newest)
+
+    def discovered(self, level, found):
+        """What a forward step returns: the ``level`` whose counts it set
+        and the next level it ``found``."""
+        return level.joined(found, disjoint=True)
 
     def next_level(self, level):
         return fr.advance(self.graph, level,
@@ -150,9 +167,10 @@ class Brandes(fr.Primitive):
         return self.begin_source()
 
     def reset(self, reached):
-        self.depth[reached] = -1
-        self.sigma[reached] = 0.0
-        self.coefficient[reached] = 0.0
+        """The shared arrays back to their fills, at least at ``reached``."""
+        self.refill(self.depth, -1, reached)
+        self.refill(self.sigma, 0.0, reached)
+        self.refill(self.coefficient, 0.0, reached)
 
     def absorb(self, other):
         self.centrality += other.centrality
@@ -171,6 +189,8 @@ class WeightedBrandes(Brandes):
 
     communicate = {"distance": "min", "released": "sum", "sigma": "owner",
                    "coefficient": "owner"}
+    # Released counts are summed, which needs the snapshot boundary.
+    changes_only_in_output = False
     first_phase = "distance"
 
     def setup(self):
@@ -211,6 +231,9 @@ class WeightedBrandes(Brandes):
         return fr.filter(frontier, lambda ids: self.released[ids] == self.tight_in[ids],
                          unique=True)
 
+    def discovered(self, level, found):
+        return found
+
     def next_level(self, level):
         released = self.released
 
@@ -237,9 +260,9 @@ class WeightedBrandes(Brandes):
 
     def reset(self, reached):
         super().reset(reached)
-        self.distance[reached] = np.inf
-        self.tight_in[reached] = 0
-        self.released[reached] = 0
+        self.refill(self.distance, np.inf, reached)
+        self.refill(self.tight_in, 0, reached)
+        self.refill(self.released, 0, reached)
 
 
 def _scale(n: int, normalized: bool, directed: bool, endpoints: bool, sampled):

@@ -172,3 +172,21 @@ def test_kind_is_the_creation_form():
     assert sparse.kind == "sparse" and sparse.size == 3
     converted = sparse.to_dense()
     assert converted.kind == "dense" and converted.size == 2
+
+
+def test_joined_lists_both_frontiers(device):
+    """``joined``: the ids of one then the other (a dense one's in order,
+    another index type cast), distinct only where promised disjoint and
+    both are."""
+    first = fr.Frontier(10, fr.get_device(device), ids=fr.get_device(device).asarray(
+        np.array([4, 1], dtype=np.int64)), distinct=True)
+    second = fr.Frontier.from_mask(fr.get_device(device).asarray(
+        np.isin(np.arange(10), [2, 7])))
+    both = first.joined(second, disjoint=True)
+    assert both.kind == "sparse" and both.distinct
+    assert to_numpy(both.ids).tolist() == [4, 1, 2, 7]
+    assert not first.joined(second).distinct
+    repeated = fr.Frontier.from_ids([3, 3], 10, device)
+    assert not first.joined(repeated, disjoint=True).distinct
+    with pytest.raises(ValueError, match="10 and 11 vertices"):
+        first.joined(fr.Frontier.empty(11, device))

@@ -16,6 +16,7 @@ import logging
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,7 +31,7 @@ from ..memory import (
     distinct_array_bytes,
     release_frames,
 )
-from ..primitive import checking_declarations
+from ..primitive import DeclarationError, checking_declarations
 from ..ranges import concatenated_ranges
 from ..replay import check_replay
 from ..result import Result
@@ -246,6 +247,7 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
         run.view = PartView(part, communicator, num_vertices, num_arcs)
         boundary = OutputExchange if applies(primitive, communication) else Exchange
         exchange = boundary(run, part, communicator, ROUTES[communication])
+        run.view.refilled = weakref.WeakMethod(exchange.refilled)
         if not joint:
             exchange.joint = None
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
@@ -329,9 +331,14 @@ def gather_result(result: Result, part: PlacedPart, communicator, num_vertices: 
             raise TypeError(
                 f"{type(result).__name__}.{name} must be {kind} array of {size} entries on "
                 f"each device, got {getattr(values, 'shape', type(values).__name__)}")
-    sent_bytes, seconds, setup_s, largest_part = communicator.allreduce_each(
+    sent_bytes, seconds, setup_s, largest_part, fewest, most = communicator.allreduce_each(
         [exchange.sent_bytes, exchange.seconds, result.setup_s,
-         getattr(result, "part_bytes", 0)], ["sum", "sum", "max", "max"])
+         getattr(result, "part_bytes", 0), exchange.refills, exchange.refills],
+        ["sum", "sum", "max", "max", "min", "max"])
+    if fewest != most:
+        raise DeclarationError(
+            f"{type(exchange.run).__name__} refilled its arrays {fewest} to {most} times on "
+            "different devices: Primitive.refill must run on every device alike")
     vertex_names = [name for name in arrays if name not in result.arc_fields]
     # Where rank 0's slots are the caller's ids (duplication "all"), its own
     # arrays are the whole ones, right at its owned vertices: the peers'

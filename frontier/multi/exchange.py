@@ -35,6 +35,7 @@ from ..communicate import declarations
 from ..device import to_numpy
 from ..frontier import Frontier
 from ..kernels import compact
+from ..kernels.fill import fill
 from ..primitive import DeclarationError, Primitive, checking_declarations
 from .merge import merge
 from .messages import changed, differs, nothing, positions_of, select
@@ -60,6 +61,7 @@ class Exchange:
         self.votes = not _decides_globally(type(run))
         self.sent_bytes = 0
         self.seconds = 0.0
+        self.refills = 0  # Primitive.refill calls (every device's count must agree)
         #: the levels a claim may run with its peers (only the output boundary's)
         self.joint = None
         #: copies equal their owners after setup: no first refresh (checked)
@@ -67,6 +69,16 @@ class Exchange:
         self.checking = checking_declarations()
         if self._checks_change_collectives():
             self.checking = communicator.agreed(self.checking)
+
+    def refilled(self, array, value) -> None:
+        """The run set ``array`` back to ``value`` at every slot, as every
+        device does in the same step (:meth:`Primitive.refill`): so is its
+        snapshot, where one is kept. Counted: the devices' counts must
+        agree at the end of the run (``gather_result``)."""
+        self.refills += 1
+        for name, snapshot in self.snapshot.items():
+            if getattr(self.run, name, None) is array:
+                fill(snapshot, value)
 
     def _checks_change_collectives(self) -> bool:
         """Whether checking the declarations changes the collectives this

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..device import to_numpy
 from ..graph import index_dtype
+from ..kernels.fill import fill
 from ..kernels.masked import masked_sum
 from ..primitive import same_slots
 
@@ -30,6 +31,7 @@ class PartView:
         self.num_arcs = num_arcs
         self._ids = None
         self._prepaid = None  # (this device's value, the sum) of the next reduce
+        self.refilled = None  # told of each refill (the boundary's, a weak method)
 
     @property
     def _table(self):
@@ -60,6 +62,13 @@ class PartView:
         if self._table is None:
             return device.asarray(values)
         return device.asarray(np.asarray(to_numpy(values))[to_numpy(self._table.ids)])
+
+    def refill(self, array, value, touched) -> None:
+        """Every slot, whatever ``touched``: a fill the same on every device."""
+        fill(array, value)
+        told = self.refilled() if self.refilled is not None else None
+        if told is not None:
+            told(array, value)
 
     def prepay(self, value: int, total: int) -> None:
         """The next :meth:`reduce` is ``reduce(value, "sum")`` on every
