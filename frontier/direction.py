@@ -63,6 +63,11 @@ class AutoDirection:
     reduce : callable ``(value, op) -> value``, optional
         Combines a count over all devices (:meth:`frontier.Primitive.reduce`);
         ``None``: one device.
+    reduce_each : callable ``(values, op) -> list``, optional
+        Combines several counts over all devices in one collective
+        (:meth:`frontier.Primitive.reduce_each`): a level's three counts
+        then make one meeting of the devices, not three. By default
+        ``reduce`` on each.
     num_vertices, num_arcs : int, optional
         Of the whole graph, when the advances see a part of it; by default
         those of the first graph advanced.
@@ -82,7 +87,7 @@ class AutoDirection:
     def __init__(self, rule: str = "beamer", *, alpha: float = 14.0, beta: float = 24.0,
                  do_a: float = 0.1, do_b: float = 0.2, force: str | None = None,
                  reduce: Callable | None = None, num_vertices: int | None = None,
-                 num_arcs: int | None = None):
+                 num_arcs: int | None = None, reduce_each: Callable | None = None):
         if rule not in RULES:
             raise ValueError(f"rule={rule!r}: expected one of {RULES}")
         if force is not None and force not in DIRECTIONS:
@@ -95,6 +100,7 @@ class AutoDirection:
         self.force = force
         #: combines counts over devices; None on one device
         self.reduce = reduce
+        self.reduce_each = reduce_each
         self.num_vertices = num_vertices
         self.num_arcs = num_arcs
         self.directions: list[str] = []
@@ -209,7 +215,7 @@ class AutoDirection:
         if self.force is not None:
             direction = self.force
         else:
-            size, out_edges, in_edges = (self._global(count) for count in counts)
+            size, out_edges, in_edges = self._globals(counts)
             self._visited += size
             self._unexplored_edges -= in_edges
             direction = self._beamer(size, out_edges) if self.rule == "beamer" \
@@ -227,8 +233,14 @@ class AutoDirection:
         if self._unexplored_edges is None:
             self._unexplored_edges = self.num_arcs
 
-    def _global(self, count: int) -> int:
-        return int(count) if self.reduce is None else int(self.reduce(int(count), "sum"))
+    def _globals(self, counts) -> list[int]:
+        """``counts`` summed over the devices."""
+        counts = [int(count) for count in counts]
+        if self.reduce is None:
+            return counts
+        if self.reduce_each is not None:
+            return [int(total) for total in self.reduce_each(counts, "sum")]
+        return [int(self.reduce(count, "sum")) for count in counts]
 
     def _beamer(self, frontier_size: int, frontier_edges: int) -> str:
         # Products, not quotients: alpha or beta may be 0.

@@ -81,6 +81,9 @@ class WholeGraph:
     def reduce(self, value, op: str):
         return value
 
+    def reduce_each(self, values, op: str):
+        return list(values)
+
     def vertex_sum(self, values):
         return values.sum()
 
@@ -217,6 +220,16 @@ class Primitive:
             raise ValueError(f"reduce op={op!r}: expected one of {REDUCTIONS}")
         return self.view.reduce(value, op)
 
+    def reduce_each(self, values, op: str = "sum") -> list:
+        """Each of ``values`` (scalars) combined over all devices with
+        ``op``, in one meeting of the devices where :meth:`reduce` would
+        make one per value: a decision on several global counts (a
+        direction rule's frontier size and edges). A list, the same
+        everywhere."""
+        if op not in REDUCTIONS:
+            raise ValueError(f"reduce op={op!r}: expected one of {REDUCTIONS}")
+        return self.view.reduce_each(values, op)
+
     def vertex_sum(self, values):
         """The sum of a per-vertex array over the vertices of the whole
         graph, each counted once (a scalar, the same on every device)."""
@@ -231,6 +244,7 @@ class Primitive:
         # the view's reduce, not this run's: the run holds the direction, and a
         # method of the run would tie the two in a reference cycle
         return AutoDirection(rule, **settings, reduce=self.view.reduce if parts else None,
+                             reduce_each=self.view.reduce_each if parts else None,
                              num_vertices=self.num_vertices, num_arcs=self.num_arcs)
 
     # vertex ids ----------------------------------------------------------------------

@@ -143,6 +143,47 @@ def test_several_devices_keep_the_answer(edges, data, parts):
     np.testing.assert_array_equal(user.depth, one.depth)
 
 
+def test_the_rule_meets_the_other_devices_once_a_level(monkeypatch):
+    """On several devices a level's three counts are summed in one
+    collective (``reduce_each``), not one each; without ``reduce_each`` the
+    rule still sums each on its own, with the same directions."""
+    from frontier.multi.communicator import LocalCommunicator
+
+    made = {"each": 0, "single": 0}
+    deciding = []
+    real_each, real_single = LocalCommunicator.allreduce_each, LocalCommunicator.allreduce
+    real_decide = fr.AutoDirection.decide
+
+    def decide(self, *args, **kwargs):
+        deciding.append(True)
+        try:
+            return real_decide(self, *args, **kwargs)
+        finally:
+            deciding.pop()
+
+    def each(self, values, ops):
+        if deciding and self.rank == 0:
+            made["each"] += 1
+        return real_each(self, values, ops)
+
+    def single(self, value, op):
+        if deciding and self.rank == 0:
+            made["single"] += 1
+        return real_single(self, value, op)
+
+    monkeypatch.setattr(fr.AutoDirection, "decide", decide)
+    monkeypatch.setattr(LocalCommunicator, "allreduce_each", each)
+    monkeypatch.setattr(LocalCommunicator, "allreduce", single)
+    G = fr.generators.kronecker(10, 8, seed=1, device="cpu")
+    source = int(np.argmax(G.out_degree()))
+    many = dobfs(G, source, devices=2)
+    assert made == {"each": len(many.directions), "single": 0}
+    assert "pull" in many.directions
+    single = fr.AutoDirection(reduce=lambda value, op: value)
+    assert single._globals([3, 4, 5]) == [3, 4, 5]
+    assert many.directions == dobfs(G, source).directions
+
+
 def test_a_pull_happens_on_a_star():
     G = fr.Graph.from_edges([0] * 50 + list(range(1, 50)), list(range(1, 51)) + [51] * 49,
                             device="cpu")

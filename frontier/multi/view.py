@@ -87,5 +87,13 @@ class PartView:
             return total
         return self.comm.allreduce(value, op)
 
+    def reduce_each(self, values, op: str) -> list:
+        """Each of ``values`` combined with ``op``, in one collective."""
+        values = [_scalar(value) for value in values]
+        if self._prepaid is not None:
+            raise RuntimeError(f"the reduction after a boundary was announced as "
+                               f"sum({self._prepaid[0]}), got {op} of {len(values)} values")
+        return list(self.comm.allreduce_each(values, [op] * len(values)))
+
     def vertex_sum(self, values):
         return self.comm.allreduce(_scalar(masked_sum(values, self.part.is_owned)), "sum")
