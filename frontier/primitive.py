@@ -293,9 +293,8 @@ class Primitive:
         so that every copy of a vertex holds ``value`` and no boundary need
         send it (betweenness clears its arrays between sources so). Call it
         on every device in the same step, as a decision taken on global
-        values leads there; with ``FRONTIER_CHECK_DECLARATIONS=1`` a
-        boundary after refills that differ between devices raises
-        :class:`DeclarationError`."""
+        values leads there: a run whose devices refilled a different number
+        of times ends in :class:`DeclarationError`."""
         self.view.refill(array, value, touched)
 
     def _checked(self, slots) -> bool:
