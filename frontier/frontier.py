@@ -163,9 +163,9 @@ class Frontier:
         the same graph and device). A vertex in both is listed twice unless
         ``disjoint`` promises that none is: the result is then
         :attr:`distinct` where both are (two BFS levels)."""
-        if other.num_vertices != self.num_vertices:
-            raise ValueError(f"joining frontiers of {self.num_vertices} and "
-                             f"{other.num_vertices} vertices")
+        if other.num_vertices != self.num_vertices or other.device != self.device:
+            raise ValueError(f"joining a frontier of {self.num_vertices} vertices on "
+                             f"{self.device} and one of {other.num_vertices} on {other.device}")
         return Frontier(self.num_vertices, self.device,
                         ids=self.xp.concatenate([self.ids, other.ids.astype(self.ids.dtype,
                                                                           copy=False)]),

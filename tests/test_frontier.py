@@ -188,5 +188,7 @@ def test_joined_lists_both_frontiers(device):
     assert not first.joined(second).distinct
     repeated = fr.Frontier.from_ids([3, 3], 10, device)
     assert not first.joined(repeated, disjoint=True).distinct
-    with pytest.raises(ValueError, match="10 and 11 vertices"):
+    with pytest.raises(ValueError, match="one of 11 on"):
         first.joined(fr.Frontier.empty(11, device))
+    with pytest.raises(ValueError, match="one of 10 on cpu:1"):
+        first.joined(fr.Frontier.empty(10, "cpu:1"))
