@@ -55,7 +55,9 @@ class KatzCentrality(PowerIteration):
         if not self.params["normalized"]:
             return KatzResult(self.x)
         norm = euclidean_norm(self, self.x)
-        return KatzResult(self.x / (norm or 1.0))  # NetworkX takes 1 for a zero norm
+        # As NetworkX: times the norm's reciprocal (inf for a subnormal
+        # norm), 1 for a zero norm.
+        return KatzResult(self.x * (1.0 / norm if norm else 1.0))
 
 
 def katz_centrality(

@@ -47,6 +47,16 @@ def test_options_and_iterations_match_networkx(edges, data):
     assert_same_outcome(actual, expected, atol=1e-12)
 
 
+def test_a_subnormal_norm_scales_as_networkx():
+    """NetworkX multiplies by the norm's reciprocal, which overflows for a
+    subnormal norm (hypothesis found it: one vertex, beta 5e-324)."""
+    g = nx.empty_graph(1)
+    expected = nx.katz_centrality(g, alpha=0.05, beta=5e-324, tol=1e-3)
+    actual = katz_centrality(fr.Graph.from_networkx(g, device="cpu"), alpha=0.05,
+                             beta=5e-324, tol=1e-3).to_numpy().centrality
+    assert expected == {0: float("inf")} and actual.tolist() == [float("inf")]
+
+
 @pytest.mark.parametrize("name", sorted(named_graphs()))
 def test_named_graphs_match_networkx(device, name):
     """With alpha=0.02, and with every default (alpha=0.1 diverges on some:
