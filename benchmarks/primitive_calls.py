@@ -2,8 +2,8 @@
 (BC from one source drawn in the giant component, as `frontier bench` draws
 it; CC and PageRank ignore ``root``), and ``MORE_CALLS`` for issue 32's
 primitives whose GPU runs were slow (as `frontier bench` calls them) and for
-BFS, DOBFS, SSSP, CC and BC on two parts sharing the graph's GPU (``bfs-2-parts``: the
-joint levels' kernels)."""
+BFS, DOBFS, SSSP, CC, BC and PageRank on two parts sharing the graph's GPU
+(``bfs-2-parts``: the joint levels' kernels)."""
 
 import weakref
 
@@ -45,4 +45,5 @@ MORE_CALLS = {
     "dobfs-2-parts": lambda G, root: primitives.dobfs(G, source=root, devices=[G.device] * 2),
     "bc-2-parts": lambda G, root: primitives.betweenness_centrality(
         G, k=1, seed=source_seed(G), devices=[G.device] * 2),
+    "pagerank-2-parts": lambda G, root: primitives.pagerank(G, devices=[G.device] * 2),
 }

@@ -16,7 +16,10 @@ output boundary sends offers only; ``refresh`` times it with the refreshes
 it sent before that declaration. BFS's levels run jointly on the parts
 (``joint``, :mod:`frontier.multi.joint_levels`: each level's boundary on the
 device); its ``output`` is then the output boundary after every level.
-PageRank declares nothing, so it has the snapshot boundary only.
+PageRank declares ``dense_steps`` with an ``"owner"`` array, so its
+boundary sends every copy its owner's value without comparing
+(``dense``, :mod:`frontier.multi.owner_refresh`); its ``snapshot`` is the
+same primitive with ``dense_steps`` off.
 ``--boundaries`` keeps some of these (the one-part run is always made: the
 ratios need it).
 Each record holds the median time over roots (each root's median of
@@ -67,19 +70,23 @@ DECLARING = {"bfs": ("primitives.bfs", "BFS"), "dobfs": ("primitives.dobfs", "DO
              "sssp": ("primitives.sssp", "SSSP"), "cc": ("primitives.cc", "ConnectedComponents"),
              "bc": ("primitives.bc", "Brandes")}
 PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
+#: the primitive classes whose ``dense_steps`` the snapshot boundary turns off
+DENSE = {"pagerank": ("primitives.pagerank", "PageRank")}
 #: the primitives whose step is a claim, the only step joint levels run
 #: (SSSP's relaxations keep the output boundary with joint levels on)
 CLAIMING = ("bfs",)
 
 
-def declaring_class(primitive: str):
-    module, name = DECLARING[primitive]
+def declaring_class(primitive: str, classes: dict = DECLARING):
+    module, name = classes[primitive]
     return getattr(importlib.import_module(module), name)
 
 
 def boundaries(primitive: str, parts: int) -> list[str]:
     if parts == 1:
         return ["none"]
+    if primitive in DENSE:
+        return ["dense", "snapshot"]
     if primitive not in DECLARING:
         return ["snapshot"]
     declared = declaring_class(primitive)
@@ -108,6 +115,9 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
     if declared is not None:
         declared.changes_only_in_output = boundary != "snapshot"
         declared.copies_may_lag = lagging and boundary in ("joint", "output")
+    dense = declaring_class(primitive, DENSE) if primitive in DENSE else None
+    if dense is not None:
+        dense.dense_steps = boundary != "snapshot"
     joint_levels.JOINT_LEVELS = boundary in ("joint", "none")
     try:
         clock = timer(device)
@@ -130,6 +140,8 @@ def run_config(graph, primitive: str, parts: int, duplication: str, boundary: st
         if declared is not None:
             declared.changes_only_in_output = True
             declared.copies_may_lag = lagging
+        if dense is not None:
+            dense.dense_steps = True
         joint_levels.JOINT_LEVELS = True
     return {"time_ms": statistics.median(times), "times_ms": times,
             "exchanged_bytes": statistics.median(sent), "iterations": iterations[-1],
@@ -172,9 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="benchmarks/results")
-    parser.add_argument("--boundaries", default="joint,output,refresh,snapshot",
+    parser.add_argument("--boundaries", default="joint,output,refresh,dense,snapshot",
                         help="the multi-part boundaries to time (of joint, output, refresh, "
-                             "snapshot)")
+                             "dense, snapshot)")
     parser.add_argument("--spread", action="store_true",
                         help="each part on a device of its own (cuda:0, cuda:1, ...) instead "
                              "of all on --device")

@@ -87,6 +87,9 @@ class WholeGraph:
     def vertex_sum(self, values):
         return values.sum()
 
+    def vertex_sums(self, arrays) -> list:
+        return [values.sum() for values in arrays]
+
 
 #: Environment variable that turns on the checks of a primitive's
 #: declarations (``changes_only_in_output``, ``copies_may_lag``,
@@ -234,6 +237,12 @@ class Primitive:
         """The sum of a per-vertex array over the vertices of the whole
         graph, each counted once (a scalar, the same on every device)."""
         return self.view.vertex_sum(values)
+
+    def vertex_sums(self, arrays) -> list:
+        """:meth:`vertex_sum` of each of ``arrays``, in one meeting of the
+        devices where :meth:`vertex_sum` makes one per array (PageRank's
+        change and dangling mass). A list, the same on every device."""
+        return self.view.vertex_sums(arrays)
 
     def auto_direction(self, rule: str = "beamer", **settings) -> AutoDirection:
         """An :class:`~frontier.AutoDirection` for one traversal of this run:

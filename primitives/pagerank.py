@@ -17,7 +17,8 @@ reads, so the rank itself is not kept), which only the vertex's owner can
 compute: on several
 devices it is declared ``"owner"``, so copies of remote vertices are
 refreshed from their owners each iteration, and the sums over all vertices
-(dangling mass, change) are :meth:`~frontier.Primitive.vertex_sum` s.
+(the change, and the dangling mass the next iteration spreads) are taken
+together at the end of a step, in one :meth:`~frontier.Primitive.vertex_sums`.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class PageRank(fr.Primitive):
         self.dangling_weights = self.distribution(params["dangling"])
         self.spread = self.vertex_array(params["nstart"], np.float64) / out_weight
         self.change = None
+        self.dangling_mass = None  # the dangling vertices' rank, summed with the change
 
     def distribution(self, values):
         """A per-vertex vector on the device; a uniform value as it is."""
@@ -78,18 +80,21 @@ class PageRank(fr.Primitive):
         # In place where it can be: a vertex array costs 8 bytes a vertex,
         # a sixth of the graph's own bytes at Graph500 density.
         xp, alpha = self.xp, self.alpha
+        if self.dangling_mass is None:  # later steps sum it with the change
+            self.dangling_mass = self.vertex_sum(xp.where(self.dangling, self.spread, 0.0))
         rank = fr.neighbor_reduce(
             self.graph, fr.functors.SourceValue(self.spread, weighted=self.weighted), "sum")
-        dangling_mass = self.vertex_sum(xp.where(self.dangling, self.spread, 0.0))
         rank *= alpha
-        rank += (alpha * dangling_mass) * self.dangling_weights
+        rank += (alpha * self.dangling_mass) * self.dangling_weights
         rank += (1 - alpha) * self.teleport
         difference = self.spread * self.out_weight  # the previous rank
         difference -= rank
-        self.change = self.vertex_sum(xp.abs(difference, out=difference))
-        del difference
+        xp.abs(difference, out=difference)
         rank /= self.out_weight
-        self.spread = rank
+        self.spread = rank  # the previous spread goes: three vertex arrays at most
+        # A dangling vertex's spread is its rank (its out-weight counts as 1).
+        self.change, self.dangling_mass = self.vertex_sums(
+            [difference, xp.where(self.dangling, rank, 0.0)])
         return frontier
 
     def converged(self, frontier, iteration):

@@ -36,9 +36,9 @@ from ..ranges import concatenated_ranges
 from ..replay import check_replay
 from ..result import Result
 from ..turns import Turn
+from . import output_exchange, owner_refresh
 from .communicator import LocalGroup
 from .exchange import Exchange
-from .output_exchange import OutputExchange, applies
 from .routes import ROUTES
 from .view import PartView
 
@@ -245,14 +245,25 @@ def run_rank(primitive, num_vertices: int, num_arcs: int, part: PlacedPart, comm
             device_memory_guard(device, f"running {primitive.__name__}"):
         run = primitive(part.graph, **params)
         run.view = PartView(part, communicator, num_vertices, num_arcs)
-        boundary = OutputExchange if applies(primitive, communication) else Exchange
-        exchange = boundary(run, part, communicator, ROUTES[communication])
+        exchange = boundary_class(primitive, communication)(
+            run, part, communicator, ROUTES[communication])
         run.view.refilled = weakref.WeakMethod(exchange.refilled)
         if not joint:
             exchange.joint = None
         result = iterate(run, max_iterations, exchange, Budget(device, memory_limit))
         result.part_bytes = part_bytes(part, run, exchange)
         return gather_result(result, part, communicator, num_vertices, exchange, num_arcs)
+
+
+def boundary_class(primitive: type, communication: str) -> type:
+    """The boundary ``primitive``'s run keeps its declared arrays with: from
+    the output frontier (:mod:`.output_exchange`), every copy refreshed
+    (:mod:`.owner_refresh`), or by comparing snapshots (:mod:`.exchange`)."""
+    if output_exchange.applies(primitive, communication):
+        return output_exchange.OutputExchange
+    if owner_refresh.applies(primitive):
+        return owner_refresh.OwnerRefresh
+    return Exchange
 
 
 def part_bytes(part: PlacedPart, run, exchange) -> int:

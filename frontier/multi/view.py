@@ -97,3 +97,10 @@ class PartView:
 
     def vertex_sum(self, values):
         return self.comm.allreduce(_scalar(masked_sum(values, self.part.is_owned)), "sum")
+
+    def vertex_sums(self, arrays) -> list:
+        """Each array's sum over the owned slots, summed over the devices in
+        one collective."""
+        totals = [masked_sum(values, self.part.is_owned) for values in arrays]
+        return list(self.comm.allreduce_each([_scalar(total) for total in totals],
+                                             ["sum"] * len(totals)))
