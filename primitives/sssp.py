@@ -87,7 +87,7 @@ class SSSP(fr.Primitive):
 
         near, far = fr.separate(improved, below_bound)
         if not far.is_empty():
-            self.far = self.frontier_of(self.xp.concatenate([self.far.ids, far.ids]))
+            self.far = self.far.joined(far)  # no check of the ids: no device read
         if self.reduce(near.size) == 0 and self.reduce(self.far.size) > 0:
             # Entries now below the bound were expanded at that distance when
             # they improved; only those at or above it still wait.
