@@ -66,6 +66,7 @@ class SSSP(fr.Primitive):
         self.put(self.distance, self.source, 0.0)
         self.bound = self.delta
         self.far = self.frontier_of([])
+        self.split = None  # (the frontier split, its near part, the near and far totals)
 
     def initial_frontier(self):
         return self.frontier_of(self.source)
@@ -76,19 +77,31 @@ class SSSP(fr.Primitive):
         return fr.filter(fr.advance(self.graph, near, relax), unique=True)
 
     def converged(self, frontier, iteration):
-        return self.reduce(frontier.size + self.far.size) == 0
+        _, near_total, far_total = self.split_near_far(frontier)
+        return near_total == 0 and far_total == 0
+
+    def split_near_far(self, improved):
+        """The improved vertices below the bound, and the totals over all
+        devices of those and of the far pile, which the rest join: worked
+        out once per frontier, for ``converged`` and then the step (one
+        meeting of the devices for both totals)."""
+        if self.split is None or self.split[0] is not improved:
+            near, far = fr.separate(improved, self.below_bound)
+            if not far.is_empty():
+                self.far = self.far.joined(far)  # no check of the ids: no device read
+            self.split = (improved, near, *self.reduce_each([near.size, self.far.size]))
+        return self.split[1:]
+
+    def below_bound(self, ids):
+        return self.distance[ids] < self.bound
 
     def near_far(self, improved):
-        """The improved vertices below the bound; the rest join the far pile."""
-        distance = self.distance
-
-        def below_bound(ids):
-            return distance[ids] < self.bound
-
-        near, far = fr.separate(improved, below_bound)
-        if not far.is_empty():
-            self.far = self.far.joined(far)  # no check of the ids: no device read
-        if self.reduce(near.size) == 0 and self.reduce(self.far.size) > 0:
+        """The vertices to expand: the improved ones below the bound, or
+        where none is anywhere, those of the far pile below the next bound."""
+        near, near_total, far_total = self.split_near_far(improved)
+        self.split = None
+        if near_total == 0 and far_total > 0:
+            distance = self.distance
             # Entries now below the bound were expanded at that distance when
             # they improved; only those at or above it still wait.
             waiting = fr.filter(self.far, lambda ids: distance[ids] >= self.bound,
@@ -97,7 +110,7 @@ class SSSP(fr.Primitive):
             closest = self.reduce(float(closest), "min")
             if closest < np.inf:
                 self.bound = closest + self.delta
-            near, self.far = fr.separate(waiting, below_bound)
+            near, self.far = fr.separate(waiting, self.below_bound)
         return near
 
     def result(self):

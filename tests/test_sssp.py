@@ -75,6 +75,57 @@ def test_named_graphs(device, name, graph):
         assert_shortest_path_tree(G, source, result.distance, result.predecessor)
 
 
+@pytest.mark.parametrize("delta", [4.0, math.inf])
+def test_a_stop_test_and_its_step_meet_the_other_devices_once(monkeypatch, delta):
+    """On two devices the near and far totals are summed in one collective
+    per frontier, which ``converged`` and the step share; only a turn to
+    the far pile adds one (the closest waiting distance)."""
+    import threading
+
+    from frontier.multi.communicator import LocalCommunicator
+    from primitives.sssp import SSSP
+
+    made = {"each": 0, "single": 0, "turns": 0, "tests": 0}
+    inside = threading.local()  # a rank's thread in SSSP's step or converged
+    real = {name: getattr(SSSP, name) for name in ("step", "converged")}
+    real_each, real_single = LocalCommunicator.allreduce_each, LocalCommunicator.allreduce
+
+    def step(self, frontier, iteration):
+        _, near_total, far_total = self.split_near_far(frontier)  # converged's, kept
+        made["turns"] += near_total == 0 and far_total > 0  # on both devices alike
+        inside.yes = True
+        try:
+            return real["step"](self, frontier, iteration)
+        finally:
+            inside.yes = False
+
+    def converged(self, frontier, iteration):
+        made["tests"] += 1
+        inside.yes = True
+        try:
+            return real["converged"](self, frontier, iteration)
+        finally:
+            inside.yes = False
+
+    def counted(kind, real):
+        def collective(self, *args):
+            made[kind] += self.rank == 0 and getattr(inside, "yes", False)
+            return real(self, *args)
+        return collective
+
+    G = fr.generators.kronecker(8, 8, seed=4, weights=(1, 16))
+    one = sssp(G, 0, delta=delta)
+    monkeypatch.setattr(SSSP, "step", step)
+    monkeypatch.setattr(SSSP, "converged", converged)
+    monkeypatch.setattr(LocalCommunicator, "allreduce_each", counted("each", real_each))
+    monkeypatch.setattr(LocalCommunicator, "allreduce", counted("single", real_single))
+    many = sssp(G, 0, delta=delta, devices=["cpu:0", "cpu:1"])
+    np.testing.assert_array_equal(many.distance, one.distance)
+    assert made["tests"] == 2 * (many.iterations + 1)  # before each step and after the last
+    assert made["each"] == many.iterations + 1
+    assert 2 * made["single"] == made["turns"]
+
+
 def test_zero_weights_and_self_loops():
     # 0 -0-> 1 -0-> 2 -0-> 0 is a zero-weight cycle; 2 -5-> 3; 3 has a self loop.
     G = fr.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 3, 3], weights=[0, 0, 0, 5, 1],
