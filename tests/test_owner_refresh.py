@@ -66,6 +66,27 @@ def _params(name: str, G: fr.Graph) -> dict:
             "normalized": True}
 
 
+def _assert_boundaries_agree(name: str, G: fr.Graph, options: dict, rtol: float = 0.0):
+    """``name``'s run with the refresh of every copy and with the snapshot
+    boundary: the same exception, or the same answers, and where they are
+    exact (``rtol`` 0) in as many iterations."""
+    outcomes = []
+    for primitive in DENSE[name]:
+        try:
+            outcomes.append(fr.enact(primitive, G, **_params(name, G), **options).to_numpy())
+        except Exception as error:  # noqa: BLE001 - both must fail alike
+            outcomes.append(type(error))
+    dense, snapshot = outcomes
+    if isinstance(snapshot, type):
+        assert dense is snapshot
+        return
+    for field, values in snapshot.arrays().items():
+        np.testing.assert_allclose(getattr(dense, field), values, rtol=rtol,
+                                   atol=1e-12 if rtol else 0.0)
+    if not rtol:
+        assert dense.iterations == snapshot.iterations
+
+
 @dataclass
 class _Sums(fr.Result):
     value: object
@@ -121,24 +142,10 @@ def test_dense_owner_primitives_take_the_refresh_of_every_copy():
 @settings(max_examples=max(5, settings().max_examples // 4))
 def test_the_refresh_of_every_copy_answers_as_the_snapshot_boundary(name, edges, options,
                                                                     communication):
-    declared, plain = DENSE[name]
     G = edges.graph("cpu")
     if G.num_vertices == 0:
         return
-    params = {**_params(name, G), **options, "communication": communication}
-    outcomes = []
-    for primitive in (declared, plain):
-        try:
-            outcomes.append(fr.enact(primitive, G, **params).to_numpy())
-        except Exception as error:  # noqa: BLE001 - both must fail alike
-            outcomes.append(type(error))
-    dense, snapshot = outcomes
-    if isinstance(snapshot, type):
-        assert dense is snapshot
-        return
-    for field, values in snapshot.arrays().items():
-        np.testing.assert_array_equal(getattr(dense, field), values)
-    assert dense.iterations == snapshot.iterations
+    _assert_boundaries_agree(name, G, {**options, "communication": communication})
 
 
 @given(edges=edge_lists(max_vertices=40, max_edges=160), options=enactor_options(),
@@ -227,25 +234,13 @@ def test_vertex_sums_are_vertex_sum_each(count):
        duplication=st.sampled_from(["all", "one_hop"]))
 @settings(max_examples=max(3, settings().max_examples // 4))
 def test_the_refresh_of_every_copy_on_parts_sharing_a_gpu(name, edges, count, duplication):
-    declared, plain = DENSE[name]
     G = edges.graph("cuda:0")
     if G.num_vertices == 0:
         return
-    params = {**_params(name, G), "devices": ["cuda:0"] * count, "duplication": duplication}
-    outcomes = []
-    for primitive in (declared, plain):
-        try:
-            outcomes.append(fr.enact(primitive, G, **params).to_numpy())
-        except Exception as error:  # noqa: BLE001 - both must fail alike
-            outcomes.append(type(error))
-    dense, snapshot = outcomes
-    if isinstance(snapshot, type):
-        assert dense is snapshot
-        return
     # Not to the bit: the GPU's sums over in-edges add a long row's pieces
     # by atomics, in an order that varies from run to run.
-    for field, values in snapshot.arrays().items():
-        np.testing.assert_allclose(getattr(dense, field), values, rtol=1e-9, atol=1e-12)
+    _assert_boundaries_agree(name, G, {"devices": ["cuda:0"] * count,
+                                       "duplication": duplication}, rtol=1e-9)
     scribbled = fr.enact(_Scribbler, G, devices=["cuda:0"] * count,
                          duplication=duplication).to_numpy().value
     np.testing.assert_array_equal(scribbled, fr.enact(_Scribbler, edges.graph("cpu")).value)
