@@ -21,10 +21,17 @@ from __future__ import annotations
 import sys
 import time
 
-from tqdm import tqdm
-
 # unit name -> (tqdm unit, scale with k/M/G prefixes)
 _UNITS = {"bytes": ("B", True), "edges": (" edges", True), "": ("it", False)}
+
+
+def _tqdm():
+    """tqdm's bar class, imported when a bar or a line is first drawn: the
+    import costs a fresh process about 10 ms (tqdm reads its version from
+    the package metadata), which a run that shows nothing should not pay."""
+    from tqdm import tqdm
+
+    return tqdm
 
 
 def is_terminal(stream) -> bool:
@@ -66,7 +73,7 @@ class Progress:
         self.stream = stream
         self.interval = interval
         self.start = time.perf_counter()
-        self._bar: tqdm | None = None
+        self._bar = None  # the current phase's tqdm bar, if shown
 
     @property
     def shown(self) -> bool:
@@ -90,7 +97,7 @@ class Progress:
             bar_format = "{desc}: {n_fmt}{unit} [{elapsed}, {rate_fmt}]"
         else:
             bar_format = "{desc} [{elapsed}]"
-        self._bar = tqdm(desc=f"frontier: {self.task}: {name}", total=total, unit=tqdm_unit,
+        self._bar = _tqdm()(desc=f"frontier: {self.task}: {name}", total=total, unit=tqdm_unit,
                          unit_scale=scaled, bar_format=bar_format, file=self._stream(),
                          mininterval=self.interval, leave=True, dynamic_ncols=True)
 
@@ -102,13 +109,13 @@ class Progress:
     def write(self, message: str) -> None:
         """Write a line of its own above the bar (only while bars are shown)."""
         if self.shown:
-            tqdm.write(f"frontier: {self.task}: {message}", file=self._stream())
+            _tqdm().write(f"frontier: {self.task}: {message}", file=self._stream())
 
     def error(self, message: str) -> None:
         """End the phase where it stopped and write ``message``, even when progress
         is hidden: a failure is not progress."""
         self.end_phase(complete=False)
-        tqdm.write(f"frontier: {self.task}: {message}", file=self._stream())
+        _tqdm().write(f"frontier: {self.task}: {message}", file=self._stream())
 
     def finish(self, summary: str = "done") -> None:
         """End the last phase and report the end of the task with its total time."""
