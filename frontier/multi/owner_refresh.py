@@ -12,11 +12,12 @@ back to the snapshot, and sends the changed entries. Under
 is known already, and its count is a device read per list. Here instead
 every boundary sends every shared owned slot's values as a dense message
 (no selector; :mod:`.messages`), in the lists' order, and each copy takes
-its owner's value: no snapshot is kept, nothing is compared, and a
-boundary reads nothing from the device. The copies end as the snapshot
-boundary leaves them, because every copy slot is on the refresh list of
-its owner (:mod:`.routes`, checked in tests), and the same bytes travel
-where every value changed.
+its owner's value, as the first boundary's refresh does
+(:meth:`~.exchange.Exchange._refresh` with ``everything``): no snapshot is
+kept, nothing is compared, and a boundary reads nothing from the device.
+The copies end as the snapshot boundary leaves them, because every copy
+slot is on the refresh list of its owner (:mod:`.routes`, checked in
+tests), and the same bytes travel where every value changed.
 """
 
 from __future__ import annotations
@@ -45,25 +46,9 @@ class OwnerRefresh(Exchange):
 
     def synchronize(self, frontier: Frontier) -> Frontier:
         begin = time.perf_counter()
-        arrays = self.arrays()
-        xp = self.part.graph.xp
         following = self._next_frontier(frontier, None)
-        outgoing, packed = {}, {}  # a list shared by several peers is gathered once
-        for peer, lists in self.lists.items():
-            slots = lists.refreshes_out
-            if len(slots) == 0:
-                continue
-            if id(slots) not in packed:
-                packed[id(slots)] = [xp.empty(0, dtype=bool),  # dense: every entry
-                                     *(arrays[name][slots] for name in self.names)]
-            outgoing[peer] = packed[id(slots)]
-        size = None if self.votes else following.size
-        for peer, message in self._alltoall(outgoing, size).items():
-            lists = self.lists[peer]
-            slots, values = self._received(message[0], message[1:], lists.refreshes_in,
-                                           lists.drops)
-            if slots is not None:
-                for name, value in zip(self.names, values):
-                    arrays[name][slots] = value
+        # the first boundary's refresh of every shared owned slot, as a dense message
+        self._refresh(self.arrays(), everything=True,
+                      size=None if self.votes else following.size)
         self.seconds += time.perf_counter() - begin
         return following
