@@ -229,6 +229,33 @@ def test_vertex_sums_are_vertex_sum_each(count):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("count", [2, 3])
+def test_vertex_sums_on_parts_sharing_a_gpu(count):
+    """The GPU's sums read once for arrays of one dtype, and exactly where
+    the dtypes differ (an int64 sum that float64 would round)."""
+    seen = []
+    large = 2**53 + 1
+
+    class Summing(_Scribbler):
+        def setup(self):
+            super().setup()
+            ids = self.vertex_ids().astype(np.float64)
+            alike = [ids, ids * ids, self.vertex_array(1.0, np.float64)]
+            mixed = [self.vertex_array(large, np.int64), ids]
+            seen.append((self.vertex_sums(alike), self.vertex_sums(mixed)))
+
+        def converged(self, frontier, iteration):
+            return iteration >= 1
+
+    G = fr.generators.kronecker(6, 4, seed=1, device="cuda:0")
+    fr.enact(Summing, G, devices=["cuda:0"] * count)
+    n = G.num_vertices
+    alike = [n * (n - 1) / 2, (n - 1) * n * (2 * n - 1) / 6, n]
+    assert seen == [(alike, [n * large, n * (n - 1) / 2])] * count
+    assert all(type(total) is int for _, (total, _) in seen)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("name", sorted(DENSE))
 @given(edges=edge_lists(max_vertices=60, max_edges=240), count=st.integers(2, 4),
        duplication=st.sampled_from(["all", "one_hop"]))

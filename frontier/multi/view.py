@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..device import to_numpy
+from ..device import array_namespace, to_numpy
 from ..graph import index_dtype
 from ..kernels.fill import fill
 from ..kernels.masked import masked_sum
@@ -101,6 +101,15 @@ class PartView:
     def vertex_sums(self, arrays) -> list:
         """Each array's sum over the owned slots, summed over the devices in
         one collective."""
-        totals = [masked_sum(values, self.part.is_owned) for values in arrays]
-        return list(self.comm.allreduce_each([_scalar(total) for total in totals],
-                                             ["sum"] * len(totals)))
+        totals = _host_scalars([masked_sum(values, self.part.is_owned) for values in arrays])
+        return list(self.comm.allreduce_each(totals, ["sum"] * len(totals)))
+
+
+def _host_scalars(totals: list) -> list:
+    """Python scalars of ``totals`` (NumPy scalars, or 0-d device arrays):
+    where they are device arrays of one dtype, in one device read (a read
+    each otherwise; stacking mixed dtypes would round large integers)."""
+    if len(totals) > 1 and all(array_namespace(total) is not np for total in totals) \
+            and len({total.dtype for total in totals}) == 1:
+        return array_namespace(totals[0]).stack(totals).get().tolist()
+    return [_scalar(total) for total in totals]
