@@ -13,9 +13,10 @@ boundaries, in the same process and alternating:
 
 SSSP and BFS (which only pushes) also declare ``copies_may_lag``, so their
 output boundary sends offers only; ``refresh`` times it with the refreshes
-it sent before that declaration. BFS's levels run jointly on the parts
+it sent before that declaration. BFS's and DOBFS's levels run jointly on the parts
 (``joint``, :mod:`frontier.multi.joint_levels`: each level's boundary on the
-device); its ``output`` is then the output boundary after every level.
+device; DOBFS's pulls read a bitmap of the level's frontier that every part
+sets); their ``output`` is then the output boundary after every level.
 PageRank declares ``dense_steps`` with an ``"owner"`` array, so its
 boundary sends every copy its owner's value without comparing
 (``dense``, :mod:`frontier.multi.owner_refresh`); its ``snapshot`` is the
@@ -73,8 +74,9 @@ PRIMITIVES = ("bfs", "dobfs", "sssp", "cc", "bc", "pagerank")
 #: the primitive classes whose ``dense_steps`` the snapshot boundary turns off
 DENSE = {"pagerank": ("primitives.pagerank", "PageRank")}
 #: the primitives whose step is a claim, the only step joint levels run
-#: (SSSP's relaxations keep the output boundary with joint levels on)
-CLAIMING = ("bfs",)
+#: (SSSP's relaxations keep the output boundary with joint levels on);
+#: DOBFS's pulls too (``JointLevels.run_auto``)
+CLAIMING = ("bfs", "dobfs")
 
 
 def declaring_class(primitive: str, classes: dict = DECLARING):
@@ -91,7 +93,7 @@ def boundaries(primitive: str, parts: int) -> list[str]:
         return ["snapshot"]
     declared = declaring_class(primitive)
     lagging = declared.copies_may_lag
-    joint = ["joint"] if primitive in CLAIMING and lagging and declared.replayable else []
+    joint = ["joint"] if primitive in CLAIMING and declared.replayable else []
     return [*joint, "output", *(["refresh"] if lagging else []), "snapshot"]
 
 

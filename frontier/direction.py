@@ -206,16 +206,25 @@ class AutoDirection:
         if self._unexplored_edges is not None:
             self._unexplored_edges -= in_edges
 
-    def decide(self, graph, counts, *, can_pull: bool = True) -> str:
+    def may_pull(self) -> bool:
+        """Whether a level decided next may pull (a forced pull, the pull
+        phase, or a rule that has not pulled yet)."""
+        if self.force is not None:
+            return self.force == "pull"
+        return self._direction == "pull" or not self._has_pulled
+
+    def decide(self, graph, counts, *, can_pull: bool = True, summed: bool = False) -> str:
         """The direction of the level whose frontier has ``counts`` (its size,
-        out-edges and in-edges on this device; ``None`` when forced), recorded
-        in :attr:`directions`. ``can_pull=False`` takes push this level,
+        out-edges and in-edges on this device, or with ``summed`` over all
+        devices already; ``None`` when forced), recorded in
+        :attr:`directions`. ``can_pull=False`` takes push this level,
         whatever the rule says (the counts still count)."""
         self._start(graph)
         if self.force is not None:
             direction = self.force
         else:
-            size, out_edges, in_edges = self._globals(counts)
+            size, out_edges, in_edges = [int(count) for count in counts] if summed \
+                else self._globals(counts)
             self._visited += size
             self._unexplored_edges -= in_edges
             direction = self._beamer(size, out_edges) if self.rule == "beamer" \

@@ -153,8 +153,11 @@ def test_a_wrong_declaration_answers_wrongly(monkeypatch, checking, wrong):
     """A BFS with the "max" combiner, or a DOBFS, that declares
     copies_may_lag answers wrongly on several devices, so the comparison
     above would catch it: "max" keeps the later level a lagging copy
-    offers, and a pull misses parents whose copies lag."""
+    offers, and a pull misses parents whose copies lag. On the output
+    boundary: the joint levels' pulls read no copies (their bitmaps of a
+    level's frontier), so there a lagging DOBFS answers rightly."""
     monkeypatch.setenv(CHECK_VARIABLE, checking)
+    monkeypatch.setattr(joint_levels, "JOINT_LEVELS", False)
     G = fr.generators.kronecker(8, 8, seed=0, device="cpu")
     source = int(np.argmax(G.out_degree()))
     one = fr.enact(BFS, G, source=source).to_numpy()

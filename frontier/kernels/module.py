@@ -87,6 +87,8 @@ _TRAVERSAL = tuple(
     + [f"joint_claim<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"joint_claim_chunks<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
     + [f"joint_merge<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"joint_pull<{v}, {p}>" for v in _VERTEX for p in _VERTEX]
+    + [f"joint_tally<{v}>" for v in _VERTEX]
     + [f"relax_push<{v}, {w}, {d}>" for v in _VERTEX for w in _WEIGHT for d in _DISTANCE]
     + [f"relax_predecessor<{v}, {w}, {d}, {p}>" for v in _VERTEX for w in _WEIGHT
        for d in _DISTANCE for p in _VERTEX]

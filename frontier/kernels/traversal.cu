@@ -1982,3 +1982,75 @@ __global__ void joint_merge(const u64* inboxes, const u64* inbox_preds, const u6
     }
     flush(waiting, routes);
 }
+
+// A pull level of the joint levels of an automatic direction (shared slot
+// numbers: a slot is its caller id on every part). Each owned vertex this
+// part has not labelled looks over its in-edges for a vertex of the level's
+// frontier, whose bit every part set in this part's bitmap `front`
+// (joint_tally), and the first it finds claims it at `label`: the vertex
+// joins this part's next queue with the in-neighbour as its predecessor. No
+// other part claims an owned vertex in a pull level, so nothing is routed.
+template <typename V, typename P>
+__global__ void joint_pull(const long long* in_offsets, const V* in_sources, const V* owned,
+                           long long owned_count, const unsigned int* front, unsigned int* seen,
+                           int* labels, int label, P* predecessor, V* next, u64* next_count) {
+    const Routes<V, P> routes{predecessor, nullptr, 0, 0, nullptr, next, next_count,
+                              nullptr, nullptr, nullptr, nullptr};
+    Stage<V, P> waiting = warp_stage<V, P>();
+    const long long threads = (long long)gridDim.x * blockDim.x;  // a multiple of 32
+    const int lane = threadIdx.x & 31;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i - lane < owned_count;
+         i += threads) {
+        bool take = false;
+        V v = 0, parent = 0;
+        if (i < owned_count) {
+            v = owned[i];
+            if (!(seen[v >> 5] & (1u << (v & 31)))) {
+                const long long end = in_offsets[v + 1];
+                for (long long e = in_offsets[v]; e < end; ++e) {
+                    const V u = in_sources[e];
+                    if (front[u >> 5] & (1u << (u & 31))) {
+                        parent = u;
+                        take = true;
+                        break;
+                    }
+                }
+                if (take) {
+                    labels[v] = label;
+                    atomicOr(seen + (v >> 5), 1u << (v & 31));
+                }
+            }
+        }
+        stage(take, v, (P)parent, waiting, routes);
+    }
+    flush(waiting, routes);
+}
+
+// The frontier of a joint level, queue `queue` of *count vertices: its
+// out-edges and in-edges added to sums[0] and sums[1] (zeroed before), and
+// where `parts` > 0 each vertex's bit set in every part's bitmap of the
+// level (fronts: their addresses), which the parts' pulls read.
+template <typename V>
+__global__ void joint_tally(const long long* offsets, const long long* in_offsets,
+                            const V* queue, const u64* count, u64* sums, const u64* fronts,
+                            int parts) {
+    const long long n = (long long)*count;
+    u64 out = 0, in = 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const V v = queue[i];
+        out += (u64)(offsets[v + 1] - offsets[v]);
+        in += (u64)(in_offsets[v + 1] - in_offsets[v]);
+        for (int q = 0; q < parts; ++q) {
+            atomicOr((unsigned int*)fronts[q] + (v >> 5), 1u << (v & 31));
+        }
+    }
+    for (int offset = 16; offset; offset >>= 1) {
+        out += __shfl_down_sync(FULL_MASK, out, offset);
+        in += __shfl_down_sync(FULL_MASK, in, offset);
+    }
+    if ((threadIdx.x & 31) == 0 && (out || in)) {
+        atomicAdd(sums, out);
+        atomicAdd(sums + 1, in);
+    }
+}

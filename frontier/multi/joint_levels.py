@@ -48,6 +48,7 @@ import numpy as np
 from ..frontier import Frontier
 from ..kernels.module import NULL, VARIABLE, Prepared, grid_for, kernel, pointer, resident_blocks
 from ..operators.fused import flags_to_bits
+from ..operators.host_pull import claim_pull
 from ..operators.host_push import claim_push
 from ..operators.updates import claim_positions
 from ..turns import pause, resume
@@ -77,7 +78,7 @@ def joint_levels(exchange, communicator) -> JointLevels | None:
     from .communicator import LocalCommunicator
 
     run = exchange.run
-    if not (JOINT_LEVELS and type(run).replayable and exchange.lagging and exchange.hinting
+    if not (JOINT_LEVELS and type(run).replayable and not exchange.votes
             and isinstance(communicator, LocalCommunicator) and communicator.size <= 128):
         return None
     devices = communicator.group.devices
@@ -122,14 +123,35 @@ class JointLevels:
         ``frontier`` (this part's owned vertices), with the boundary of each;
         sets ``batch.taken`` and returns the next frontier (its sum over the
         parts prepaid for ``converged``). ``None``, on every part alike,
-        where the claim is not one these kernels make."""
-        if not self._fits(functor):
+        where the claim is not one these kernels make, or where the
+        primitive's copies must be current (they lag behind their owners
+        here)."""
+        if not (self.exchange.lagging and self._fits(functor)):
             return None
+        return self._bound(graph, functor, lambda: self._levels(frontier, functor.value, batch))
+
+    def run_auto(self, graph, frontier: Frontier, functor, switch, batch) -> Frontier | None:
+        """:meth:`run` for an advance whose direction the rule ``switch`` (a
+        :class:`frontier.AutoDirection`) chooses each level, from the level's
+        counts summed over the parts: a push as :meth:`run` makes, or a pull
+        in which every part's owned unlabelled vertices look for a parent in
+        a bitmap of the level's frontier that every part keeps (each part
+        sets its frontier's bits in all of them), not among the copies,
+        which may lag. ``None`` also where slots are not the caller's ids
+        (``duplication="one_hop"``)."""
+        if graph.vertex_slots is not None or self.part.slot_on_owner is not None \
+                or not self._fits(functor):
+            return None
+        return self._bound(graph, functor,
+                           lambda: self._auto_levels(graph, frontier, functor.value, switch, batch))
+
+    def _bound(self, graph, functor, levels):
+        """``levels()`` with this part's buffers bound to ``functor``'s arrays."""
         if self.buffers is None:
             self.buffers = self._kept_buffers(graph, functor)
         self.buffers.bind(functor)
         try:
-            return self._levels(frontier, functor.value, batch)
+            return levels()
         finally:
             self.buffers.bind(None)  # kept with the part: not this run's arrays
 
@@ -157,6 +179,52 @@ class JointLevels:
         ids = levels.queue(k, size) if total else levels.xp.zeros(0, dtype=levels.vertex)
         exchange.run.view.prepay(size, total)
         return Frontier(self.part.num_slots, frontier.device, ids=ids, distinct=True)
+
+    def _auto_levels(self, graph, frontier: Frontier, value: int, switch, batch) -> Frontier:
+        """:meth:`run_auto`'s levels, labelled from ``value`` on. A level
+        reads its counts once (after the parts' merges of the level before:
+        the rule needs them before it launches) and meets the other parts
+        there, and after a push's claims."""
+        levels, exchange = self.buffers, self.exchange
+        levels.auto_ready()
+        levels.start(frontier.ids)
+        levels.clear_front(0)
+        levels.clear_front(1)
+        self._meet(levels.claimed(0), None)  # every bitmap clear before any part sets bits
+        published = switch.may_pull()
+        levels.tally(0, published)
+        k = 0
+        while True:
+            size, out_edges, in_edges, sent = levels.read_tally(k)
+            exchange.sent_bytes += sent + (size * 4 * len(self.peers) if published else 0)
+            begin = time.perf_counter()
+            totals = self._meet_counts(levels.tallied(k), (size, out_edges, in_edges))
+            exchange.seconds += time.perf_counter() - begin
+            if totals[0] == 0 or k == batch.allowed:
+                break
+            label = value + k
+            if switch.decide(graph, totals, summed=True) == "pull":
+                levels.pull(k, label)  # owned vertices only: no offers to merge
+            else:
+                levels.claim(k, label)
+                self._meet(levels.claimed(k), None)
+            levels.clear_front(k)
+            levels.merge(k, label, copy=False)
+            k += 1
+            published = switch.may_pull()
+            levels.tally(k, published)
+        batch.taken = k
+        ids = levels.queue(k, size) if totals[0] else levels.xp.zeros(0, dtype=levels.vertex)
+        exchange.run.view.prepay(size, totals[0])
+        return Frontier(self.part.num_slots, frontier.device, ids=ids, distinct=True)
+
+    def _meet_counts(self, event, counts: tuple) -> list[int]:
+        """Post this part's tally ``event`` and ``counts``; make this stream
+        wait for the peers' tallies (which set this part's bitmap bits);
+        the counts summed over the parts."""
+        posted = self.comm.allgather((event, counts))
+        self.buffers.wait_for([posted[peer][0] for peer in self.peers])
+        return [sum(column) for column in zip(*(counts for _, counts in posted))]
 
     def _fits(self, functor) -> bool:
         """Whether ``functor`` is the built-in claim of this primitive's
@@ -241,6 +309,8 @@ class _Buffers:
         origin = self.vertex if pred_type is None else pred_type
         self.slot_ids = None if table is None else table.ids.astype(origin, copy=False)
         self.owner = part.slot_owner.astype(np.int8, copy=False)
+        self.owned, self.is_owned = part.owned, part.is_owned
+        self.comm = comm
         self.on_owner = None if part.slot_on_owner is None \
             else part.slot_on_owner.astype(self.vertex, copy=False)
         owned = len(part.owned)
@@ -257,7 +327,10 @@ class _Buffers:
         self.outbox_preds = None if pred_type is None \
             else xp.empty((2, max(int(starts[-1]), 1)), dtype=pred_type)
         self.entry_bytes = self.vertex.itemsize + (0 if pred_type is None else pred_type.itemsize)
-        self.counts = xp.zeros(3 + 2 * self.parts, dtype=np.uint64)
+        # the lengths (traversal.cu), then a level's out-edges and in-edges (joint_tally)
+        self.counts = xp.zeros(5 + 2 * self.parts, dtype=np.uint64)
+        self.sums = 3 + 2 * self.parts
+        self.fronts = None  # an automatic direction's bitmaps of a level (auto_ready)
         self.chunk_sources = xp.empty(max(chunks, 1), dtype=self.vertex)
         self.chunk_firsts = xp.empty(max(chunks, 1), dtype=np.int64)
         self.grid = resident_blocks() if self.gpu else 0
@@ -284,7 +357,7 @@ class _Buffers:
         """The launches of a level of ``parity`` on the bound run's arrays,
         prepared once a run: ``{name: Prepared}``, each with the level's
         label as its variable argument."""
-        types = (self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype)
+        types = self._types()
         counts = self.counts.data.ptr
         routes = np.void((_address(self.predecessor), self.owner.data.ptr, self.rank, self.parts,
                           _address(self.on_owner), self.queues[1 - parity].data.ptr,
@@ -385,15 +458,17 @@ class _Buffers:
             if event is not None:
                 self.stream.wait_event(event)
 
-    def merge(self, k: int, label: int) -> None:
+    def merge(self, k: int, label: int, copy: bool = True) -> None:
         """Level ``k``'s offers from the peers, merged; its counts copied
-        to the host (read by :meth:`read`)."""
+        to the host (read by :meth:`read`) unless not ``copy``."""
         parity = k % 2
         if not self.gpu:
             return self._host_merge(parity, label)
         import cupy
 
         self._launch("merge", parity, label)
+        if not copy:
+            return
         runtime = cupy.cuda.runtime
         runtime.memcpyAsync(self.host[parity].ctypes.data, self.counts.data.ptr,
                             self.counts.nbytes, runtime.memcpyDeviceToHost, self.stream.ptr)
@@ -413,6 +488,112 @@ class _Buffers:
             words = self.recorded
         offered = words[3 + parity * self.parts:3 + (parity + 1) * self.parts]
         return int(words[1 - parity]), int(offered.sum()) * self.entry_bytes
+
+    # an automatic direction's levels (JointLevels.run_auto) -------------------------
+
+    def auto_ready(self) -> None:
+        """Make the bitmaps of a level's frontier, two per part (by level
+        parity), once: on every part alike (a collective). On the CPU a
+        mask over the slots each."""
+        if all(self.comm.allgather(self.fronts is not None)):
+            return
+        xp, slots = self.xp, self.graph.num_vertices
+        self.fronts = xp.zeros((2, -(-slots // 32)), dtype=np.uint32) if self.gpu \
+            else np.zeros((2, slots), dtype=bool)
+        self.in_edges = self.graph.in_edges()
+        self.owned = self.owned.astype(self.vertex, copy=False)
+        posted = self.comm.allgather(self)
+        if self.gpu:  # each parity's bitmaps of every part, as addresses
+            self.front_table = [xp.asarray(np.array([there.fronts[parity].data.ptr
+                                                     for there in posted], dtype=np.uint64))
+                                for parity in (0, 1)]
+        else:
+            self.front_table = [[there.fronts[parity] for there in posted] for parity in (0, 1)]
+
+    def clear_front(self, k: int) -> None:
+        """Clear this part's bitmap of parity ``k % 2`` (after level ``k``'s
+        claims, which read it; before the level that sets it again)."""
+        front = self.fronts[k % 2]
+        if not self.gpu:
+            front[:] = False
+            return
+        import cupy
+
+        cupy.cuda.runtime.memsetAsync(front.data.ptr, 0, front.nbytes, self.stream.ptr)
+
+    def tally(self, k: int, publish: bool) -> None:
+        """Count level ``k``'s frontier (queue ``k % 2``: its size, out-edges
+        and in-edges) for :meth:`read_tally`; with ``publish``, set its bits
+        in every part's bitmap of parity ``k % 2``."""
+        parity = k % 2
+        queue, graph = self.queues[parity], self.graph
+        if not self.gpu:
+            ids = queue[:int(self.counts[parity])]
+            in_offsets = self.in_edges.offsets
+            self.recorded = self.counts.copy()
+            self.recorded[self.sums] = int((graph.offsets[ids + 1] - graph.offsets[ids]).sum())
+            self.recorded[self.sums + 1] = int((in_offsets[ids + 1] - in_offsets[ids]).sum())
+            if publish:
+                for front in self.front_table[parity]:
+                    front[ids] = True
+            return
+        import cupy
+
+        runtime, counts = cupy.cuda.runtime, self.counts.data.ptr
+        runtime.memsetAsync(counts + 8 * self.sums, 0, 16, self.stream.ptr)
+        kernel("joint_tally", self.vertex)((self.grid,), (256,), (
+            graph.offsets, self.in_edges.offsets, queue, np.uint64(counts + 8 * parity),
+            np.uint64(counts + 8 * self.sums), self.front_table[parity],
+            np.int32(self.parts if publish else 0)))
+        runtime.memcpyAsync(self.host[parity].ctypes.data, counts, self.counts.nbytes,
+                            runtime.memcpyDeviceToHost, self.stream.ptr)
+        self.events[1][parity].record(self.stream)
+
+    def tallied(self, k: int):
+        """The event that ends level ``k``'s :meth:`tally` (``None`` on the CPU)."""
+        return self.events[1][k % 2] if self.gpu else None
+
+    def read_tally(self, k: int) -> tuple[int, int, int, int]:
+        """Level ``k``'s frontier here (size, out-edges, in-edges) and the
+        bytes offered by the level before."""
+        parity = k % 2
+        if self.gpu:
+            turn = pause()  # another rank's host code runs meanwhile
+            try:
+                self.events[1][parity].synchronize()
+            finally:
+                resume(turn)
+            words = self.host[parity]
+        else:
+            words = self.recorded
+        before = 1 - parity  # the outbox lengths of level k - 1 (zero before level 0)
+        offered = int(words[3 + before * self.parts:3 + (before + 1) * self.parts].sum())
+        return (int(words[parity]), int(words[self.sums]), int(words[self.sums + 1]),
+                offered * self.entry_bytes)
+
+    def pull(self, k: int, label: int) -> None:
+        """Level ``k`` as a pull: this part's owned unlabelled vertices
+        claimed from a parent in the bitmap of parity ``k % 2``, appended
+        to the next queue."""
+        parity = k % 2
+        owned = self.owned
+        if not self.gpu:
+            claim = _Claim(self.labels, label, self.predecessor)
+            n, device = self.graph.num_vertices, self.graph.device
+            found = claim_pull(self.graph, Frontier(n, device, mask=self.fronts[parity]), claim,
+                               Frontier(n, device, mask=self.is_owned))
+            self._append(1 - parity, found.ids)
+            return
+        counts = self.counts.data.ptr
+        kernel("joint_pull", *self._types())((self.grid,), (256,), (
+            self.in_edges.offsets, self.in_edges.sources, owned, np.int64(len(owned)),
+            self.fronts[parity], self.seen, self.labels, np.int32(label),
+            pointer(self.predecessor), self.queues[1 - parity],
+            np.uint64(counts + 8 * (1 - parity))))
+
+    def _types(self) -> tuple:
+        """The kernels' vertex and predecessor types for the bound run."""
+        return self.vertex, self.vertex if self.predecessor is None else self.predecessor.dtype
 
     def queue(self, k: int, size: int):
         """A copy of the ``size`` vertices of queue ``k % 2``."""

@@ -84,8 +84,13 @@ def advance(
                              "the unvisited vertices themselves")
         from .auto import auto_advance
 
-        joint_batch()  # a part's joint levels only push: this step's boundary stays
         frontier = as_frontier(frontier, graph.num_vertices, graph.device)
+        batch = joint_batch()
+        if batch is not None:  # a part's levels, pulls included, each with its boundary
+            output = batch.joint.run_auto(graph, frontier, functor, direction, batch)
+            if output is not None:
+                batch.exchanged = True
+                return output
         return auto_advance(advance, graph, frontier, functor, direction, chunk_edges)
     if direction == "auto":
         raise ValueError("direction='auto' keeps counts from level to level: pass the same "
