@@ -179,6 +179,13 @@ def main() -> None:
     _timed(levels, "merge", "joint levels: merge launches")
     _timed(levels, "read", "joint levels: read (waits for the device)")
     _timed(joint_levels.JointLevels, "_meet", "joint levels: meeting")
+    # an automatic direction's joint levels (DOBFS)
+    for verb in ("auto_ready", "clear_front"):
+        _timed(levels, verb, "joint levels: start")
+    _timed(levels, "pull", "joint levels: pull launches")
+    _timed(levels, "tally", "joint levels: tally launches")
+    _timed(levels, "read_tally", "joint levels: read (waits for the device)")
+    _timed(joint_levels.JointLevels, "_meet_counts", "joint levels: meeting")
     if args.workers == "threads" and kind.converged is not fr.Primitive.converged:
         # wrapping the default converged would make the framework take stop
         # votes and leave out the joint levels (it would no longer be the

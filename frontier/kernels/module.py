@@ -217,17 +217,21 @@ class Prepared:
     An argument is a device array (its address is packed), a NumPy scalar
     (an ``np.void`` of an aligned structured dtype for a struct passed by
     value) or :data:`VARIABLE`, an int32 that each call sets. The arrays
-    are kept alive with the launch."""
+    are kept alive with the launch, unless not ``keep``: then whoever
+    launches it keeps them alive (a launch kept from run to run that must
+    not hold a run's arrays)."""
 
-    def __init__(self, function, grid: int, arguments):
-        self.function, self.grid, self.arguments = function, grid, tuple(arguments)
+    def __init__(self, function, grid: int, arguments, keep: bool = True):
+        self.function, self.grid = function, grid
+        arguments = tuple(arguments)
+        self.arguments = arguments if keep else None
         # a RawKernel's function on the current GPU (a module's function is one already)
         self._function = getattr(function, "kernel", function).ptr
         self._values = [np.zeros((), dtype=np.int32) if argument is VARIABLE
                         else np.array(argument.data.ptr, dtype=np.uint64)
                         if hasattr(argument, "data") and hasattr(argument.data, "ptr")
-                        else _scalar(argument) for argument in self.arguments]
-        variable = [value for argument, value in zip(self.arguments, self._values)
+                        else _scalar(argument) for argument in arguments]
+        variable = [value for argument, value in zip(arguments, self._values)
                     if argument is VARIABLE]
         self._variable = variable[0] if variable else None
         self._params = np.array([value.ctypes.data for value in self._values], dtype=np.uint64)

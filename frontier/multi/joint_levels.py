@@ -186,7 +186,6 @@ class JointLevels:
         the rule needs them before it launches) and meets the other parts
         there, and after a push's claims."""
         levels, exchange = self.buffers, self.exchange
-        levels.auto_ready()
         levels.start(frontier.ids)
         levels.clear_front(0)
         levels.clear_front(1)
@@ -309,8 +308,10 @@ class _Buffers:
         origin = self.vertex if pred_type is None else pred_type
         self.slot_ids = None if table is None else table.ids.astype(origin, copy=False)
         self.owner = part.slot_owner.astype(np.int8, copy=False)
-        self.owned, self.is_owned = part.owned, part.is_owned
-        self.comm = comm
+        # an automatic direction's pulls: the owned slots, the in-edges
+        self.owned = part.owned.astype(self.vertex, copy=False)
+        self.is_owned = part.is_owned
+        self.in_edges = graph.in_edges()
         self.on_owner = None if part.slot_on_owner is None \
             else part.slot_on_owner.astype(self.vertex, copy=False)
         owned = len(part.owned)
@@ -330,7 +331,10 @@ class _Buffers:
         # the lengths (traversal.cu), then a level's out-edges and in-edges (joint_tally)
         self.counts = xp.zeros(5 + 2 * self.parts, dtype=np.uint64)
         self.sums = 3 + 2 * self.parts
-        self.fronts = None  # an automatic direction's bitmaps of a level (auto_ready)
+        # an automatic direction's bitmaps of a level's frontier, by level
+        # parity (every part sets its frontier's bits in all); masks on the CPU
+        self.fronts = xp.zeros((2, -(-part.num_slots // 32)), dtype=np.uint32) if self.gpu \
+            else np.zeros((2, part.num_slots), dtype=bool)
         self.chunk_sources = xp.empty(max(chunks, 1), dtype=self.vertex)
         self.chunk_firsts = xp.empty(max(chunks, 1), dtype=np.int64)
         self.grid = resident_blocks() if self.gpu else 0
@@ -338,6 +342,8 @@ class _Buffers:
         # every part's buffers, for the merges that read its peers'
         posted = comm.allgather(self)
         self.inboxes = [self._inbox_table(posted, parity) for parity in (0, 1)]
+        self.front_table = [self._front_table(posted, parity) for parity in (0, 1)]
+        self._prepared = (None, None)  # (the arrays' addresses, their launches): bind
         if self.gpu:
             self._pinned()
 
@@ -346,17 +352,33 @@ class _Buffers:
         current stream; ``None``: let go of the last one's arrays and stream."""
         self.labels = None if functor is None else functor.labels
         self.predecessor = None if functor is None else functor.predecessor
-        if self.gpu:
-            import cupy
+        if not self.gpu:
+            return
+        import cupy
 
-            self.stream = None if functor is None else cupy.cuda.get_current_stream()
-            self.launches = None if functor is None else [self._launches(parity)
-                                                          for parity in (0, 1)]
+        self.stream = None if functor is None else cupy.cuda.get_current_stream()
+        self.launches = None
+        if functor is not None:  # the pool often hands a run the last run's blocks
+            key = (self.labels.data.ptr, _address(self.predecessor))
+            if self._prepared[0] != key:
+                self._prepared = (key, [{} for _ in (0, 1)])
+            self.launches = self._prepared[1]
 
-    def _launches(self, parity: int) -> dict:
-        """The launches of a level of ``parity`` on the bound run's arrays,
-        prepared once a run: ``{name: Prepared}``, each with the level's
-        label as its variable argument."""
+    def _launches(self, parity: int, names=("claim", "chunks", "merge")) -> dict:
+        """The launches ``names`` of a level of ``parity`` on the bound
+        run's arrays, each with the level's label (a tally: the parts it
+        sets bits for) as its variable argument: prepared at their first
+        use on these arrays, and kept for the next run that gets the same
+        addresses, without a reference to them (``Prepared(keep=False)``:
+        a run holds its arrays while it launches)."""
+        made = self.launches[parity]
+        if all(name in made for name in names):
+            return made
+        made.update(self._prepare(parity, names))
+        return made
+
+    def _prepare(self, parity: int, names) -> dict:
+        """:meth:`_launches`' launches ``names``, packed."""
         types = self._types()
         counts = self.counts.data.ptr
         routes = np.void((_address(self.predecessor), self.owner.data.ptr, self.rank, self.parts,
@@ -370,23 +392,43 @@ class _Buffers:
         claim = [self.seen, self.labels, VARIABLE]
         slots, preds, lengths = self.inboxes[parity]
         most = max(self.room) if self.room else 0
-        return {
-            "claim": Prepared(kernel("joint_claim", *types), self.grid, [
+        makers = {
+            "claim": lambda: Prepared(kernel("joint_claim", *types), self.grid, [
                 graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
                 *claim, pointer(self.slot_ids), routes, np.int64(HUB_MIN), np.int64(HUB_CHUNK),
-                self.chunk_sources, self.chunk_firsts, listed]),
-            "chunks": Prepared(kernel("joint_claim_chunks", *types), self.grid, [
+                self.chunk_sources, self.chunk_firsts, listed], keep=False),
+            "chunks": lambda: Prepared(kernel("joint_claim_chunks", *types), self.grid, [
                 graph.offsets, graph.columns, self.chunk_sources, self.chunk_firsts, listed,
-                np.int64(HUB_CHUNK), *claim, pointer(self.slot_ids), routes]),
-            "merge": Prepared(kernel("joint_merge", *types), grid_for(max(most, 1)), [
+                np.int64(HUB_CHUNK), *claim, pointer(self.slot_ids), routes], keep=False),
+            "merge": lambda: Prepared(kernel("joint_merge", *types), grid_for(max(most, 1)), [
                 slots, preds, lengths, np.int32(len(self.peers)), *claim,
                 pointer(self.predecessor), self.queues[1 - parity], self.counts,
-                np.int32(parity), np.int32(self.parts)]),
+                np.int32(parity), np.int32(self.parts)], keep=False),
+            # an automatic direction's: the level's counts (and bits), its pull
+            "tally": lambda: Prepared(kernel("joint_tally", self.vertex), self.grid, [
+                graph.offsets, self.in_edges.offsets, self.queues[parity],
+                np.uint64(counts + 8 * parity), np.uint64(counts + 8 * self.sums),
+                self.front_table[parity], VARIABLE], keep=False),
+            "pull": lambda: Prepared(kernel("joint_pull", *types), self.grid, [
+                self.in_edges.offsets, self.in_edges.sources, self.owned,
+                np.int64(len(self.owned)), self.fronts[parity], *claim,
+                pointer(self.predecessor), self.queues[1 - parity],
+                np.uint64(counts + 8 * (1 - parity))], keep=False),
         }
+        return {name: makers[name]() for name in names}
 
     def _launch(self, name: str, parity: int, label: int) -> None:
         """Launch ``name`` of a level of ``parity`` (:meth:`_launches`) at ``label``."""
-        self.launches[parity][name](self.stream, label)
+        self._launches(parity, (name,))[name](self.stream, label)
+
+    def _front_table(self, posted: list, parity: int):
+        """Every part's bitmap of ``parity`` (:attr:`fronts`): on a GPU
+        their addresses (a device array of one word per part); on the CPU
+        the masks."""
+        if not self.gpu:
+            return [there.fronts[parity] for there in posted]
+        return self.xp.asarray(np.array([there.fronts[parity].data.ptr for there in posted],
+                                        dtype=np.uint64))
 
     def _inbox_table(self, posted: list, parity: int):
         """Each peer's outbox for this part at ``parity``: on a GPU the
@@ -491,25 +533,6 @@ class _Buffers:
 
     # an automatic direction's levels (JointLevels.run_auto) -------------------------
 
-    def auto_ready(self) -> None:
-        """Make the bitmaps of a level's frontier, two per part (by level
-        parity), once: on every part alike (a collective). On the CPU a
-        mask over the slots each."""
-        if all(self.comm.allgather(self.fronts is not None)):
-            return
-        xp, slots = self.xp, self.graph.num_vertices
-        self.fronts = xp.zeros((2, -(-slots // 32)), dtype=np.uint32) if self.gpu \
-            else np.zeros((2, slots), dtype=bool)
-        self.in_edges = self.graph.in_edges()
-        self.owned = self.owned.astype(self.vertex, copy=False)
-        posted = self.comm.allgather(self)
-        if self.gpu:  # each parity's bitmaps of every part, as addresses
-            self.front_table = [xp.asarray(np.array([there.fronts[parity].data.ptr
-                                                     for there in posted], dtype=np.uint64))
-                                for parity in (0, 1)]
-        else:
-            self.front_table = [[there.fronts[parity] for there in posted] for parity in (0, 1)]
-
     def clear_front(self, k: int) -> None:
         """Clear this part's bitmap of parity ``k % 2`` (after level ``k``'s
         claims, which read it; before the level that sets it again)."""
@@ -526,9 +549,9 @@ class _Buffers:
         and in-edges) for :meth:`read_tally`; with ``publish``, set its bits
         in every part's bitmap of parity ``k % 2``."""
         parity = k % 2
-        queue, graph = self.queues[parity], self.graph
         if not self.gpu:
-            ids = queue[:int(self.counts[parity])]
+            graph = self.graph
+            ids = self.queues[parity, :int(self.counts[parity])]
             in_offsets = self.in_edges.offsets
             self.recorded = self.counts.copy()
             self.recorded[self.sums] = int((graph.offsets[ids + 1] - graph.offsets[ids]).sum())
@@ -541,10 +564,7 @@ class _Buffers:
 
         runtime, counts = cupy.cuda.runtime, self.counts.data.ptr
         runtime.memsetAsync(counts + 8 * self.sums, 0, 16, self.stream.ptr)
-        kernel("joint_tally", self.vertex)((self.grid,), (256,), (
-            graph.offsets, self.in_edges.offsets, queue, np.uint64(counts + 8 * parity),
-            np.uint64(counts + 8 * self.sums), self.front_table[parity],
-            np.int32(self.parts if publish else 0)))
+        self._launch("tally", parity, self.parts if publish else 0)
         runtime.memcpyAsync(self.host[parity].ctypes.data, counts, self.counts.nbytes,
                             runtime.memcpyDeviceToHost, self.stream.ptr)
         self.events[1][parity].record(self.stream)
@@ -576,7 +596,6 @@ class _Buffers:
         claimed from a parent in the bitmap of parity ``k % 2``, appended
         to the next queue."""
         parity = k % 2
-        owned = self.owned
         if not self.gpu:
             claim = _Claim(self.labels, label, self.predecessor)
             n, device = self.graph.num_vertices, self.graph.device
@@ -584,12 +603,7 @@ class _Buffers:
                                Frontier(n, device, mask=self.is_owned))
             self._append(1 - parity, found.ids)
             return
-        counts = self.counts.data.ptr
-        kernel("joint_pull", *self._types())((self.grid,), (256,), (
-            self.in_edges.offsets, self.in_edges.sources, owned, np.int64(len(owned)),
-            self.fronts[parity], self.seen, self.labels, np.int32(label),
-            pointer(self.predecessor), self.queues[1 - parity],
-            np.uint64(counts + 8 * (1 - parity))))
+        self._launch("pull", parity, label)
 
     def _types(self) -> tuple:
         """The kernels' vertex and predecessor types for the bound run."""
