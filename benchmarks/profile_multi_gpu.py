@@ -180,8 +180,7 @@ def main() -> None:
     _timed(levels, "read", "joint levels: read (waits for the device)")
     _timed(joint_levels.JointLevels, "_meet", "joint levels: meeting")
     # an automatic direction's joint levels (DOBFS)
-    for verb in ("auto_ready", "clear_front"):
-        _timed(levels, verb, "joint levels: start")
+    _timed(levels, "clear_front", "joint levels: start")
     _timed(levels, "pull", "joint levels: pull launches")
     _timed(levels, "tally", "joint levels: tally launches")
     _timed(levels, "read_tally", "joint levels: read (waits for the device)")
