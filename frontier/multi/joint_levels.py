@@ -61,6 +61,10 @@ JOINT_LEVELS = True
 #: (``joint_claim_chunks``); a warp walks 32 vertices of fewer together.
 HUB_MIN = 32
 HUB_CHUNK = 256
+#: Sets of launches a part keeps, each for the addresses of a run's arrays:
+#: parts that share a GPU draw their runs' blocks from one pool, in either
+#: order, so a part's next run may get any of the last few runs' addresses.
+KEPT_LAUNCHES = 8
 #: The routes of a level's claims (``Routes`` in traversal.cu), passed by value.
 _ROUTES = np.dtype([("predecessor", np.uint64), ("owner", np.uint64), ("rank", np.int32),
                     ("parts", np.int32), ("on_owner", np.uint64), ("next", np.uint64),
@@ -343,7 +347,7 @@ class _Buffers:
         posted = comm.allgather(self)
         self.inboxes = [self._inbox_table(posted, parity) for parity in (0, 1)]
         self.front_table = [self._front_table(posted, parity) for parity in (0, 1)]
-        self._prepared = (None, None)  # (the arrays' addresses, their launches): bind
+        self._prepared = {}  # the arrays' addresses -> their launches, the newest last (bind)
         if self.gpu:
             self._pinned()
 
@@ -358,11 +362,12 @@ class _Buffers:
 
         self.stream = None if functor is None else cupy.cuda.get_current_stream()
         self.launches = None
-        if functor is not None:  # the pool often hands a run the last run's blocks
+        if functor is not None:  # the pool often hands a run one of the last runs' blocks
             key = (self.labels.data.ptr, _address(self.predecessor))
-            if self._prepared[0] != key:
-                self._prepared = (key, [{} for _ in (0, 1)])
-            self.launches = self._prepared[1]
+            self.launches = self._prepared.pop(key, None) or [{}, {}]
+            self._prepared[key] = self.launches
+            if len(self._prepared) > KEPT_LAUNCHES:
+                del self._prepared[next(iter(self._prepared))]
 
     def _launches(self, parity: int, names=("claim", "chunks", "merge")) -> dict:
         """The launches ``names`` of a level of ``parity`` on the bound
