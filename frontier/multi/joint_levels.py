@@ -1,4 +1,5 @@
-"""A claim's levels on every part at once, with no host read inside a level.
+"""A claim's levels on every part at once, with no host read inside a level
+(one, the counts, for an automatic direction).
 
 The output boundary (:mod:`.output_exchange`) makes a level of BFS on
 several parts a step, then a split with a read of its counts, an
@@ -31,10 +32,20 @@ its peers' claims of the same level, and so after their merges of the level
 before (the only readers of what it zeroes). Parts on the CPU (virtual
 devices) run the same levels with NumPy.
 
-The answers are those of the output boundary: the same labels, and a
-predecessor a valid parent at the level before (which of several parents
-may differ, as between two GPU runs). ``tests/test_joint_levels.py``
-compares the two on random graphs.
+An advance with an automatic direction (DOBFS) runs jointly too, where
+slots are the caller's ids, whatever its copies declare
+(:meth:`JointLevels.run_auto`): its rule needs a level's counts before the
+level, so each level reads them once (``joint_tally``, which also sets the
+frontier's bits in every part's bitmap of the level while the rule may
+pull), the parts meet and sum them, and the level pushes as above or
+pulls (``joint_pull``: each owned unlabelled vertex takes a parent from the
+bitmap, so no copy is read and nothing is routed).
+
+The answers are those of the output boundary: the same labels (and
+directions), and a predecessor a valid parent at the level before (which
+of several parents may differ, as between two GPU runs).
+``tests/test_joint_levels.py`` and ``tests/test_joint_auto.py`` compare
+the two on random graphs.
 """
 
 from __future__ import annotations
@@ -312,10 +323,10 @@ class _Buffers:
         origin = self.vertex if pred_type is None else pred_type
         self.slot_ids = None if table is None else table.ids.astype(origin, copy=False)
         self.owner = part.slot_owner.astype(np.int8, copy=False)
-        # an automatic direction's pulls: the owned slots, the in-edges
+        # an automatic direction's pulls: the owned slots (and the graph's
+        # in-edges, which a directed graph builds at their first use)
         self.owned = part.owned.astype(self.vertex, copy=False)
         self.is_owned = part.is_owned
-        self.in_edges = graph.in_edges()
         self.on_owner = None if part.slot_on_owner is None \
             else part.slot_on_owner.astype(self.vertex, copy=False)
         owned = len(part.owned)
@@ -411,11 +422,11 @@ class _Buffers:
                 np.int32(parity), np.int32(self.parts)], keep=False),
             # an automatic direction's: the level's counts (and bits), its pull
             "tally": lambda: Prepared(kernel("joint_tally", self.vertex), self.grid, [
-                graph.offsets, self.in_edges.offsets, self.queues[parity],
+                graph.offsets, graph.in_edges().offsets, self.queues[parity],
                 np.uint64(counts + 8 * parity), np.uint64(counts + 8 * self.sums),
                 self.front_table[parity], VARIABLE], keep=False),
             "pull": lambda: Prepared(kernel("joint_pull", *types), self.grid, [
-                self.in_edges.offsets, self.in_edges.sources, self.owned,
+                graph.in_edges().offsets, graph.in_edges().sources, self.owned,
                 np.int64(len(self.owned)), self.fronts[parity], *claim,
                 pointer(self.predecessor), self.queues[1 - parity],
                 np.uint64(counts + 8 * (1 - parity))], keep=False),
@@ -524,17 +535,21 @@ class _Buffers:
     def read(self, k: int) -> tuple[int, int]:
         """Level ``k``'s next frontier size here and the bytes it offered."""
         parity = k % 2
-        if self.gpu:
-            turn = pause()  # another rank's host code runs meanwhile
-            try:
-                self.events[1][parity].synchronize()
-            finally:
-                resume(turn)
-            words = self.host[parity]
-        else:
-            words = self.recorded
+        words = self._copied(parity)
         offered = words[3 + parity * self.parts:3 + (parity + 1) * self.parts]
         return int(words[1 - parity]), int(offered.sum()) * self.entry_bytes
+
+    def _copied(self, parity: int):
+        """The counts last copied to the host at ``parity``, once the copy
+        is done (on the CPU: the counts recorded)."""
+        if not self.gpu:
+            return self.recorded
+        turn = pause()  # another rank's host code runs meanwhile
+        try:
+            self.events[1][parity].synchronize()
+        finally:
+            resume(turn)
+        return self.host[parity]
 
     # an automatic direction's levels (JointLevels.run_auto) -------------------------
 
@@ -557,7 +572,7 @@ class _Buffers:
         if not self.gpu:
             graph = self.graph
             ids = self.queues[parity, :int(self.counts[parity])]
-            in_offsets = self.in_edges.offsets
+            in_offsets = graph.in_edges().offsets
             self.recorded = self.counts.copy()
             self.recorded[self.sums] = int((graph.offsets[ids + 1] - graph.offsets[ids]).sum())
             self.recorded[self.sums + 1] = int((in_offsets[ids + 1] - in_offsets[ids]).sum())
@@ -582,15 +597,7 @@ class _Buffers:
         """Level ``k``'s frontier here (size, out-edges, in-edges) and the
         bytes offered by the level before."""
         parity = k % 2
-        if self.gpu:
-            turn = pause()  # another rank's host code runs meanwhile
-            try:
-                self.events[1][parity].synchronize()
-            finally:
-                resume(turn)
-            words = self.host[parity]
-        else:
-            words = self.recorded
+        words = self._copied(parity)
         before = 1 - parity  # the outbox lengths of level k - 1 (zero before level 0)
         offered = int(words[3 + before * self.parts:3 + (before + 1) * self.parts].sum())
         return (int(words[parity]), int(words[self.sums]), int(words[self.sums + 1]),
