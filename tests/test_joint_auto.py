@@ -38,10 +38,11 @@ def _params(source: int, rule: dict) -> dict:
             "do_b": 0.2, "direction": None, **rule}
 
 
-def _compare(G, source: int, rule: dict, devices) -> None:
+def _compare(G, source: int, rule: dict, devices, batch: int = 2) -> None:
     """DOBFS jointly and with the output boundary: the depths of one device,
     the same directions level by level, a valid tree, and the joint levels'
-    pulls used where a level pulled."""
+    pulls used where a level pulled (``batch``: the levels a step may run,
+    more than one replayed where the traversal is longer)."""
     params = _params(source, rule)
     one = fr.enact(DOBFS, G, **params).to_numpy()
     with _joint(False):
@@ -62,7 +63,7 @@ def _compare(G, source: int, rule: dict, devices) -> None:
     assert_bfs_tree(G, source, joint.depth, joint.predecessor)
     pulls = joint.directions.count("pull")
     assert len(ran) == pulls * len(devices)  # every part pulls each pull level
-    if joint.iterations > 1:
+    if joint.iterations > 1 and batch > 1:
         assert joint.replayed_levels > 0
 
 
@@ -81,6 +82,17 @@ def test_joint_pulls_on_kronecker_graphs(scale):
     G = fr.generators.kronecker(scale, 16, seed=2, device="cpu")
     source = int(np.argmax(G.out_degree()))
     _compare(G, source, {}, ["cpu:0", "cpu:1", "cpu:2"])
+
+
+@pytest.mark.parametrize("levels", [1, 2, 3])
+def test_joint_pulls_in_batches_of_a_few_levels(levels):
+    """A step's batch that ends before the traversal does: the next step
+    starts the joint levels again from its frontier (the bitmaps cleared,
+    the rule's state carried over), through the pull phase."""
+    G = fr.generators.kronecker(10, 16, seed=4, device="cpu")
+    source = int(np.argmax(G.out_degree()))
+    with mock.patch("frontier.loop.HOST_LEVELS_PER_BATCH", levels):
+        _compare(G, source, {}, ["cpu:0", "cpu:1"], batch=levels)
 
 
 def test_bfs_with_an_automatic_direction_runs_jointly():
@@ -121,7 +133,9 @@ def test_joint_pulls_on_parts_sharing_a_gpu(edges, count, source, rule):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("count", [2, 4])
-def test_joint_pulls_on_a_kronecker_graph_sharing_a_gpu(count):
+@pytest.mark.parametrize("levels", [2, 4096])
+def test_joint_pulls_on_a_kronecker_graph_sharing_a_gpu(count, levels):
     G = fr.generators.kronecker(14, 16, seed=2, device="cuda:0")
     source = int(fr.to_numpy(G.out_degree()).argmax())
-    _compare(G, source, {}, ["cuda:0"] * count)
+    with mock.patch("frontier.loop.LEVELS_PER_BATCH", levels):
+        _compare(G, source, {}, ["cuda:0"] * count, batch=levels)
