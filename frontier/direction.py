@@ -150,7 +150,7 @@ class AutoDirection:
         rule before it pulls, a forced pull, several devices)."""
         if self.on_parts or self._direction != "push":
             return None
-        if self.force == "push" or (self.force is None and self._has_pulled):
+        if self.pushes_for_good():
             return -1.0, 0
         if self.force is None and self.rule == "beamer":
             return self.alpha, self._unexplored_edges
@@ -205,6 +205,17 @@ class AutoDirection:
         self._visited += visited
         if self._unexplored_edges is not None:
             self._unexplored_edges -= in_edges
+
+    def pushes_for_good(self) -> bool:
+        """Whether every later level pushes, whatever its counts: a forced
+        push, or a rule that pushes again after its pull phase."""
+        return self.force == "push" or (self.force is None and self._has_pulled
+                                        and self._direction == "push")
+
+    def pushed(self, levels: int) -> None:
+        """Record ``levels`` levels pushed without a decision of their own,
+        once :meth:`pushes_for_good`."""
+        self.directions.extend(["push"] * levels)
 
     def may_pull(self) -> bool:
         """Whether a level decided next may pull (a forced pull, the pull

@@ -84,6 +84,26 @@ def test_joint_pulls_on_kronecker_graphs(scale):
     _compare(G, source, {}, ["cpu:0", "cpu:1", "cpu:2"])
 
 
+def test_levels_after_the_pull_phase_are_queued_ahead():
+    """Once the rule pushes for good, the next step's levels run as BFS's
+    joint levels do (one meeting a level, counts read a level late), and
+    the directions still say push for each."""
+    G = fr.generators.kronecker(12, 16, seed=1, device="cpu")
+    source = int(np.argmax(G.out_degree()))
+    real = joint_levels.JointLevels._levels
+    queued = []
+
+    def levels(self, frontier, value, batch):
+        queued.append(value)
+        return real(self, frontier, value, batch)
+
+    with mock.patch.object(joint_levels.JointLevels, "_levels", levels):
+        _compare(G, source, {}, ["cpu:0", "cpu:1", "cpu:2"])
+    one = fr.enact(DOBFS, G, **_params(source, {}))
+    assert one.directions[-2:] == ("push", "push") and "pull" in one.directions
+    assert len(queued) == 3  # one step, on each part
+
+
 @pytest.mark.parametrize("levels", [1, 2, 3])
 def test_joint_pulls_in_batches_of_a_few_levels(levels):
     """A step's batch that ends before the traversal does: the next step

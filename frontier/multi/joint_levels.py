@@ -153,10 +153,17 @@ class JointLevels:
         a bitmap of the level's frontier that every part keeps (each part
         sets its frontier's bits in all of them), not among the copies,
         which may lag. ``None`` also where slots are not the caller's ids
-        (``duplication="one_hop"``)."""
+        (``duplication="one_hop"``). Once the rule pushes for good (after
+        its pull phase, or forced), a step ends, and the next one's levels
+        are queued ahead as :meth:`run`'s are: no read or meeting a level
+        for the rule."""
         if graph.vertex_slots is not None or self.part.slot_on_owner is not None \
                 or not self._fits(functor):
             return None
+        if switch.pushes_for_good():  # no level to decide: :meth:`run`'s queued levels
+            ran = self._bound(graph, functor, lambda: self._levels(frontier, functor.value, batch))
+            switch.pushed(batch.taken)
+            return ran
         return self._bound(graph, functor,
                            lambda: self._auto_levels(graph, frontier, functor.value, switch, batch))
 
@@ -214,8 +221,8 @@ class JointLevels:
             begin = time.perf_counter()
             totals = self._meet_counts(levels.tallied(k), (size, out_edges, in_edges))
             exchange.seconds += time.perf_counter() - begin
-            if totals[0] == 0 or k == batch.allowed:
-                break
+            if totals[0] == 0 or k == batch.allowed or switch.pushes_for_good():
+                break  # the last level, or the next step's levels are queued ahead
             label = value + k
             if switch.decide(graph, totals, summed=True) == "pull":
                 levels.pull(k, label)  # owned vertices only: no offers to merge
