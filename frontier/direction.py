@@ -217,13 +217,6 @@ class AutoDirection:
         once :meth:`pushes_for_good`."""
         self.directions.extend(["push"] * levels)
 
-    def may_pull(self) -> bool:
-        """Whether a level decided next may pull (a forced pull, the pull
-        phase, or a rule that has not pulled yet)."""
-        if self.force is not None:
-            return self.force == "pull"
-        return self._direction == "pull" or not self._has_pulled
-
     def decide(self, graph, counts, *, can_pull: bool = True, summed: bool = False) -> str:
         """The direction of the level whose frontier has ``counts`` (its size,
         out-edges and in-edges on this device, or with ``summed`` over all

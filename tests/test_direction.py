@@ -433,20 +433,21 @@ def test_levels_recorded_from_the_device_leave_the_rule_as_the_host_would(split)
 
 
 def test_the_rule_says_when_it_pushes_for_good():
-    """``pushes_for_good`` (which the joint levels queue ahead on) and
-    ``may_pull`` (whether a level's frontier must be published for pulls)
-    follow the rule's phases; ``decide`` with counts already summed takes
-    them as they are."""
+    """``pushes_for_good`` (after which the joint levels queue levels ahead
+    and publish no frontier for pulls) follows the rule's phases; ``decide``
+    with counts already summed takes them as they are."""
     G = fr.Graph.from_edges([0, 0, 0, 1, 2], [1, 2, 3, 4, 4], device="cpu")
     switch = fr.AutoDirection(alpha=1e6, beta=1.0)
-    assert not switch.pushes_for_good() and switch.may_pull()
-    assert switch.decide(G, (1, 3, 3), summed=True) == "pull"
-    assert not switch.pushes_for_good() and switch.may_pull()
+    assert not switch.pushes_for_good()
+    assert switch.decide(G, (1, 3, 3), summed=True) == "pull"  # 3 * alpha > 10 arcs
+    assert not switch.pushes_for_good()
     assert switch.decide(G, (0, 0, 0), summed=True) == "push"  # 0 * beta < n
-    assert switch.pushes_for_good() and not switch.may_pull()
+    assert switch.pushes_for_good()
     switch.pushed(2)
     assert switch.directions == ["pull", "push", "push", "push"]
-    forced = fr.AutoDirection(force="push")
-    assert forced.pushes_for_good() and not forced.may_pull()
-    pulling = fr.AutoDirection(force="pull")
-    assert not pulling.pushes_for_good() and pulling.may_pull()
+    assert fr.AutoDirection(force="push").pushes_for_good()
+    assert not fr.AutoDirection(force="pull").pushes_for_good()
+    gunrock = fr.AutoDirection("gunrock", do_a=0.0, do_b=1e9)
+    assert gunrock.decide(G, (1, 3, 3), summed=True) == "pull"
+    assert gunrock.decide(G, (1, 3, 3), summed=True) == "push"
+    assert gunrock.pushes_for_good()

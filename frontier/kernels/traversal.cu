@@ -1728,7 +1728,9 @@ __global__ void pull_levels_queue(const unsigned int* bits, long long n, u64* st
 // of labelled vertices, `seen`. Every length stays on the device, in a
 // part's `counts`: [0] and [1] the two queues' lengths (level k reads queue
 // k % 2 and fills the other), [2] the chunks listed, then the outboxes'
-// lengths, [3 + parity * parts + p] for part p (level k fills parity k % 2).
+// lengths, [3 + parity * parts + p] for part p (level k fills parity k % 2),
+// then an automatic direction's tally of a level's frontier: its out-edges
+// at [3 + 2 * parts] and in-edges at [4 + 2 * parts] (joint_tally).
 
 // Claim `dst` at `label`: the part's bitmap of labelled vertices, `seen`
 // (L2-resident where the labels are not), decides; the winner writes the label.

@@ -211,8 +211,14 @@ class JointLevels:
         levels.start(frontier.ids)
         levels.clear_front(0)
         levels.clear_front(1)
-        self._meet(levels.claimed(0), None)  # every bitmap clear before any part sets bits
-        published = switch.may_pull()
+        # every bitmap clear before any part sets bits (the event that ends
+        # level 0's claims, recorded here after the clears)
+        self._meet(levels.claimed(0), None)
+
+        def publishing(k: int) -> bool:  # a level that may pull reads these bits
+            return k < batch.allowed and not switch.pushes_for_good()
+
+        published = publishing(0)
         levels.tally(0, published)
         k = 0
         while True:
@@ -228,11 +234,13 @@ class JointLevels:
                 levels.pull(k, label)  # owned vertices only: no offers to merge
             else:
                 levels.claim(k, label)
+                begin = time.perf_counter()
                 self._meet(levels.claimed(k), None)
+                exchange.seconds += time.perf_counter() - begin
             levels.clear_front(k)
             levels.merge(k, label, copy=False)
             k += 1
-            published = switch.may_pull()
+            published = publishing(k)
             levels.tally(k, published)
         batch.taken = k
         ids = levels.queue(k, size) if totals[0] else levels.xp.zeros(0, dtype=levels.vertex)
@@ -415,6 +423,8 @@ class _Buffers:
         claim = [self.seen, self.labels, VARIABLE]
         slots, preds, lengths = self.inboxes[parity]
         most = max(self.room) if self.room else 0
+        # keep=False: every array below is this part's buffers', its graph's or
+        # the bound run's (held while it runs); one made here would dangle
         makers = {
             "claim": lambda: Prepared(kernel("joint_claim", *types), self.grid, [
                 graph.offsets, graph.columns, self.queues[parity], np.uint64(counts + 8 * parity),
@@ -492,7 +502,8 @@ class _Buffers:
             return
         import cupy
 
-        # through the pinned buffer, which no read fills before this run's first merge
+        # through the pinned buffer, which no copy back fills before this run's
+        # first merge (or tally)
         words = self.host[0]
         words[:] = 0
         words[0] = count
