@@ -184,7 +184,6 @@ def main() -> None:
     _timed(levels, "pull", "joint levels: pull launches")
     _timed(levels, "tally", "joint levels: tally launches")
     _timed(levels, "read_tally", "joint levels: read (waits for the device)")
-    _timed(joint_levels.JointLevels, "_meet_counts", "joint levels: meeting")
     if args.workers == "threads" and kind.converged is not fr.Primitive.converged:
         # wrapping the default converged would make the framework take stop
         # votes and leave out the joint levels (it would no longer be the

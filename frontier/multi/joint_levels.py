@@ -182,7 +182,7 @@ class JointLevels:
         levels, exchange = self.buffers, self.exchange
         levels.start(frontier.ids)
         levels.claim(0, value)
-        self._meet(levels.claimed(0), None)
+        self._meet(levels.claimed(0))
         levels.merge(0, value)
         k = 1
         while True:
@@ -191,7 +191,7 @@ class JointLevels:
             size, sent = levels.read(k - 1)
             exchange.sent_bytes += sent
             begin = time.perf_counter()
-            total = self._meet(levels.claimed(k) if k < batch.allowed else None, size)
+            total, = self._meet(levels.claimed(k) if k < batch.allowed else None, (size,))
             exchange.seconds += time.perf_counter() - begin
             if total == 0 or k == batch.allowed:
                 break
@@ -213,7 +213,7 @@ class JointLevels:
         levels.clear_front(1)
         # every bitmap clear before any part sets bits (the event that ends
         # level 0's claims, recorded here after the clears)
-        self._meet(levels.claimed(0), None)
+        self._meet(levels.claimed(0))
 
         def publishing(k: int) -> bool:  # a level that may pull reads these bits
             return k < batch.allowed and not switch.pushes_for_good()
@@ -225,7 +225,7 @@ class JointLevels:
             size, out_edges, in_edges, sent = levels.read_tally(k)
             exchange.sent_bytes += sent + (size * 4 * len(self.peers) if published else 0)
             begin = time.perf_counter()
-            totals = self._meet_counts(levels.tallied(k), (size, out_edges, in_edges))
+            totals = self._meet(levels.tallied(k), (size, out_edges, in_edges))
             exchange.seconds += time.perf_counter() - begin
             if totals[0] == 0 or k == batch.allowed or switch.pushes_for_good():
                 break  # the last level, or the next step's levels are queued ahead
@@ -235,7 +235,7 @@ class JointLevels:
             else:
                 levels.claim(k, label)
                 begin = time.perf_counter()
-                self._meet(levels.claimed(k), None)
+                self._meet(levels.claimed(k))
                 exchange.seconds += time.perf_counter() - begin
             levels.clear_front(k)
             levels.merge(k, label, copy=False)
@@ -246,14 +246,6 @@ class JointLevels:
         ids = levels.queue(k, size) if totals[0] else levels.xp.zeros(0, dtype=levels.vertex)
         exchange.run.view.prepay(size, totals[0])
         return Frontier(self.part.num_slots, frontier.device, ids=ids, distinct=True)
-
-    def _meet_counts(self, event, counts: tuple) -> list[int]:
-        """Post this part's tally ``event`` and ``counts``; make this stream
-        wait for the peers' tallies (which set this part's bitmap bits);
-        the counts summed over the parts."""
-        posted = self.comm.allgather((event, counts))
-        self.buffers.wait_for([posted[peer][0] for peer in self.peers])
-        return [sum(column) for column in zip(*(counts for _, counts in posted))]
 
     def _fits(self, functor) -> bool:
         """Whether ``functor`` is the built-in claim of this primitive's
@@ -283,12 +275,14 @@ class JointLevels:
             kept = self.part.derived[key] = _Buffers(self, graph, functor)
         return kept
 
-    def _meet(self, event, size: int | None):
-        """Post this part's claims' ``event`` and last frontier ``size``;
-        make this stream wait for the peers' claims; the sizes' sum."""
-        posted = self.comm.allgather((event, size))
+    def _meet(self, event, counts: tuple = ()) -> list[int]:
+        """Post this part's ``event`` (the end of its claims, or of a
+        tally, which set bits in the peers' bitmaps) and ``counts``; make
+        this stream wait for the peers' events; the counts summed over the
+        parts, column by column."""
+        posted = self.comm.allgather((event, counts))
         self.buffers.wait_for([posted[peer][0] for peer in self.peers])
-        return None if size is None else sum(size for _, size in posted)
+        return [sum(column) for column in zip(*(counts for _, counts in posted))]
 
 
 def _address(array) -> int:
