@@ -1,7 +1,8 @@
 """concatenated_ranges (the CSR row walk of the CPU paths and of the
 multi-device gather of per-arc results) against a plain loop, and
 stable_argsort (the transpose and arc sorts of a CPU graph) against
-NumPy's stable argsort."""
+NumPy's stable argsort, and distinct_sorted (the CPU paths' cuts into
+pieces) against NumPy's unique."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import frontier as fr
-from frontier.ranges import concatenated_ranges, stable_argsort
+from frontier.ranges import concatenated_ranges, distinct_sorted, stable_argsort
 
 ranges = st.lists(st.tuples(st.integers(-10, 10**6), st.integers(0, 6)), max_size=30)
 
@@ -66,3 +67,13 @@ def test_stable_argsort_packs_positions_beside_values():
     shift = (count - 1).bit_length()
     values = np.array([2**(63 - shift) - 1, 0, 2**(63 - shift) - 1, 5] * (count // 4), np.int64)
     assert stable_argsort(values).tolist() == np.argsort(values, kind="stable").tolist()
+
+
+@given(st.lists(st.integers(-5, 5), max_size=40), st.sampled_from([np.int32, np.int64]))
+def test_distinct_sorted_equals_unique(values, dtype):
+    array = np.sort(np.asarray(values, dtype=dtype))
+    got = distinct_sorted(array)
+    assert got.dtype == dtype
+    assert got.tolist() == np.unique(array).tolist()
+    if len(array) < 2:  # a copy, not the input itself
+        assert got is not array

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..device import to_numpy
 from ..memory import free_bytes, memory_limit
+from ..ranges import distinct_sorted
 
 # The most edges a default chunk holds when the budget is a share of the
 # free memory (or the free memory cannot be read).
@@ -137,7 +138,7 @@ def expand(xp, offsets, vertices, chunk_edges: int = DEFAULT_CHUNK_EDGES) -> Ite
         return
     # Cut at vertex boundaries near multiples of chunk_edges.
     targets = xp.arange(chunk_edges, total, chunk_edges, dtype=np.int64)
-    cuts = np.unique(to_numpy(xp.searchsorted(ends, targets, side="left")))
+    cuts = distinct_sorted(to_numpy(xp.searchsorted(ends, targets, side="left")))
     host_ends = to_numpy(ends[xp.asarray(cuts)])
     begin_pos, begin_edge = 0, 0
     for cut, cut_edge in zip(list(cuts) + [len(vertices) - 1], list(host_ends) + [total]):

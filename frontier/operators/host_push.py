@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontier import Frontier
-from ..ranges import concatenated_ranges
+from ..ranges import concatenated_ranges, distinct_sorted
 from .updates import claim_positions
 
 # Arcs walked at once: the temporaries of a batch (about 30 bytes an arc)
@@ -37,7 +37,7 @@ def claim_push(graph, frontier: Frontier, functor) -> Frontier:
     # Batches of whole rows, about BATCH_ARCS arcs each (a hub's row alone
     # may be longer); a batch sees the claims of the ones before it.
     cuts = np.searchsorted(ends, np.arange(BATCH_ARCS, total, BATCH_ARCS), side="right")
-    bounds = np.unique(np.concatenate([[0], cuts, [len(ids)]]))
+    bounds = distinct_sorted(np.concatenate([[0], cuts, [len(ids)]]))
     claimed = [_claim_rows(graph, ids[start:stop], first[start:stop], degrees[start:stop],
                            ends[start:stop], functor)
                for start, stop in zip(bounds[:-1], bounds[1:])]

@@ -45,7 +45,7 @@ import weakref
 import numpy as np
 
 from ..frontier import as_frontier
-from ..ranges import concatenated_ranges
+from ..ranges import concatenated_ranges, distinct_sorted
 from ..split_runs import cpu_threads
 from .host_levels import csr_matrix
 
@@ -147,7 +147,7 @@ def _row_sums(size, rows, firsts, arcs, values, columns, edge_ids, weights):
         add_up(0, len(firsts))
         return sums
     # the rows where each piece begins: about total / count arcs apart
-    bounds = np.unique(np.searchsorted(firsts, np.arange(count) * (total / count)))
+    bounds = distinct_sorted(np.searchsorted(firsts, np.arange(count) * (total / count)))
     bounds = bounds[bounds < len(firsts)]  # past the last row: no piece
     ends = [*bounds[1:].tolist(), len(firsts)]
     for future in [_pool().submit(add_up, begin, end)
