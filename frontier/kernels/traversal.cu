@@ -1986,8 +1986,9 @@ __global__ void joint_merge(const u64* inboxes, const u64* inbox_preds, const u6
 }
 
 // A pull level of the joint levels of an automatic direction (shared slot
-// numbers: a slot is its caller id on every part). Each owned vertex this
-// part has not labelled looks over its in-edges for a vertex of the level's
+// numbers: a slot is its caller id on every part). Each of `owned` (the
+// part's owned vertices that have in-edges) not labelled yet looks over its
+// in-edges for a vertex of the level's
 // frontier, whose bit every part set in this part's bitmap `front`
 // (joint_tally), and the first it finds claims it at `label`: the vertex
 // joins this part's next queue with the in-neighbour as its predecessor. No
