@@ -65,8 +65,8 @@ def stable_argsort(values):
 def distinct_sorted(values) -> np.ndarray:
     """The distinct entries of the nondecreasing array ``values``, in order
     (NumPy or CuPy): ``unique(values)`` without NumPy's ``unique``, whose
-    first use in a process imports ``numpy.ma`` (20-70 ms of a first
-    NetworkX call on the CPU, issue 33).
+    first use in a process imports ``numpy.ma`` (18 ms on the development
+    CPU, in a first NetworkX call answered there; issue 33).
 
     >>> distinct_sorted(np.array([0, 0, 3, 5, 5, 5, 9])).tolist()
     [0, 3, 5, 9]
