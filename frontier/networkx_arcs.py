@@ -204,7 +204,12 @@ def no_attributes(data: np.ndarray, keep: np.ndarray | None = None) -> bool:
     true, if given) is empty: one truth test per dict, each touched once
     (a dict is a cache miss: NetworkX's lie apart in memory). Reading an
     absent attribute from a million dicts cost 0.12-0.2 s on the
-    development CPU; the test, about half that."""
+    development CPU; the test, about half that. The first dict is looked
+    at alone first: a weighted graph's answers there, without the pass
+    (and without taking the ``keep`` dicts out, 23 ms for a million)."""
+    first = 0 if keep is None else int(np.argmax(keep)) if len(keep) else 0
+    if first < len(data) and (keep is None or keep[first]) and data[first]:
+        return False
     return not any(data if keep is None else data[keep])
 
 

@@ -422,6 +422,16 @@ def test_neighbour_positions_of_integer_nodes(nodes, picks):
     np.testing.assert_array_equal(neighbour_positions(rows, len(expected), list(nodes)),
                                   expected)
 
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=12), st.booleans())
+def test_no_attributes_is_every_kept_dict_empty(entries, masked):
+    # the first kept dict is looked at alone first: the answer must not change
+    data = np.empty(len(entries), dtype=object)
+    data[:] = [{"weight": 1} if full else {} for full, _ in entries]
+    keep = np.array([kept for _, kept in entries], dtype=bool) if masked else None
+    chosen = data if keep is None else data[keep]
+    assert networkx_arcs.no_attributes(data, keep) == (not any(len(d) for d in chosen))
+
+
 def test_networkx_weights_must_be_numbers():
     for value in ("heavy", {"kg": 1}):
         g = nx.Graph([(0, 1, {"weight": value})])
