@@ -207,8 +207,11 @@ def no_attributes(data: np.ndarray, keep: np.ndarray | None = None) -> bool:
     development CPU; the test, about half that. The first dict is looked
     at alone first: a weighted graph's answers there, without the pass
     (and without taking the ``keep`` dicts out, 23 ms for a million)."""
-    first = 0 if keep is None else int(np.argmax(keep)) if len(keep) else 0
-    if first < len(data) and (keep is None or keep[first]) and data[first]:
+    if keep is None:
+        first = 0 if len(data) else None
+    else:
+        first = int(np.argmax(keep)) if keep.any() else None
+    if first is not None and data[first]:
         return False
     return not any(data if keep is None else data[keep])
 

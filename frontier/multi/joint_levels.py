@@ -560,8 +560,13 @@ class _Buffers:
         """Level ``k``'s next frontier size here and the bytes it offered."""
         parity = k % 2
         words = self._copied(parity)
-        offered = words[3 + parity * self.parts:3 + (parity + 1) * self.parts]
-        return int(words[1 - parity]), int(offered.sum()) * self.entry_bytes
+        return int(words[1 - parity]), self._offered(words, parity)
+
+    def _offered(self, words, parity: int) -> int:
+        """The bytes the outboxes of ``parity`` hold, by the lengths in the
+        copied counts ``words``."""
+        lengths = words[3 + parity * self.parts:3 + (parity + 1) * self.parts]
+        return int(lengths.sum()) * self.entry_bytes
 
     def _copied(self, parity: int):
         """The counts last copied to the host at ``parity``, once the copy
@@ -622,10 +627,9 @@ class _Buffers:
         bytes offered by the level before."""
         parity = k % 2
         words = self._copied(parity)
-        before = 1 - parity  # the outbox lengths of level k - 1 (zero before level 0)
-        offered = int(words[3 + before * self.parts:3 + (before + 1) * self.parts].sum())
+        # the outboxes of level k - 1 (empty before level 0)
         return (int(words[parity]), int(words[self.sums]), int(words[self.sums + 1]),
-                offered * self.entry_bytes)
+                self._offered(words, 1 - parity))
 
     def pull(self, k: int, label: int) -> None:
         """Level ``k`` as a pull: this part's owned unlabelled vertices
